@@ -1,0 +1,5 @@
+import sys
+
+from frapnet.cli import main
+
+sys.exit(main())

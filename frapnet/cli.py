@@ -1,0 +1,43 @@
+"""The `frapnet` command: subcommands live in frapnet.commands (one module each)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from frapnet import __version__
+from frapnet.commands import COMMANDS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="frapnet",
+        description="frapnet — a LAN card table for Frap (Храп) and its variants.",
+        epilog="Start here: `frapnet play` opens a local Frap table against computer players.")
+    p.add_argument("--version", action="version", version=f"frapnet {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            mod = importlib.import_module(f"frapnet.commands.{name}")
+        except ImportError:
+            continue  # a command not built yet
+        sp = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
+        mod.add_arguments(sp)
+        sp.set_defaults(_run=mod.run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,299 @@
+"""The engine's pure functions: new_match, start_deal, legal_actions, apply, view.
+
+No I/O, no clock, no shuffling (the deck is passed in), no Twisted or prompt_toolkit. Each
+function takes a :class:`~frapnet.engine.state.State` and returns a new one; the one it was
+given is never changed, so a rejected action changes nothing.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from frapnet.cards import CardError, card_key, parse_card, SUITS
+from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
+from frapnet.engine.state import BETWEEN, DEAL, OVER, State
+from frapnet.errors import RuleError
+
+Action = tuple
+
+
+def _registry(registry):
+    if registry is None:
+        from frapnet.plugins import default_registry
+        registry = default_registry()
+    return registry
+
+
+def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
+    """Parse a table's options against ``spec``; return every option with defaults filled in.
+
+    Raises RuleError: the player-count rule (F1) first, then ``"record"`` for an unknown key
+    or a non-boolean flag, then the option's own rule (F2, F5, F22…).
+    """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RuleError("record", f"players must be a whole number, not {players!r}")
+    if not spec.min_players <= players <= spec.max_players:
+        raise RuleError(spec.players_rule, f"{spec.title} is for {spec.min_players}–{spec.max_players} "
+                                           f"players, not {players}")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RuleError("record", f"options must be an object, not {type(options).__name__}")
+    out = spec.defaults()
+    for key, value in options.items():
+        o = spec.option(key)
+        if o is None:
+            known = ", ".join(x.name for x in spec.options) or "none"
+            raise RuleError("record", f"unknown option {key!r} for {spec.name} (options: {known})")
+        out[key] = o.parse(value)
+    return out
+
+
+def new_match(game: str, players: int, options: dict | None = None, house_rules: Iterable[str] = (),
+              registry=None) -> State:
+    """A new table of ``game`` for ``players`` seats, before its first deal.
+
+    ``options`` maps option names to values (missing ones take their defaults);
+    ``house_rules`` names active house-rule plugins (F26, F27). ``registry`` is a
+    :class:`frapnet.plugins.Registry` (default: the installed plugins).
+    Raises RuleError (F1, F2, F5…, or "record" for an unknown option) or PluginError
+    (unknown game or house rule).
+    """
+    from frapnet.plugins import Rules  # the table's hook callers
+
+    reg = _registry(registry)
+    spec = reg.game(game)
+    house_rules = tuple(house_rules)
+    rules = Rules(reg.plugin_manager(game, house_rules))
+    opts = check_options(spec, players, options)
+    checked = rules.validate_options(spec, players, opts)
+    if checked is not None:
+        opts = checked
+    s = State.__new__(State)
+    s.game = game
+    s.spec = spec
+    s.players = players
+    s.options = opts
+    s.house_rules = house_rules
+    s.rules = rules
+    s.balances = [0] * players
+    s.pot = 0
+    s.phase = BETWEEN
+    s.deal_no = 0
+    s.dealer = None
+    s.deal = None
+    s.deal_over = False
+    s.to_act = ()
+    s.history = None
+    s.reports = ()
+    s.version = 0
+    s.match = {}
+    return s
+
+
+def next_dealer(state: State) -> int | None:
+    """The seat that deals next: clockwise from the last dealer (F7); None before the first."""
+    if state.dealer is None:
+        return None
+    return (state.dealer + 1) % state.players
+
+
+def pack(state: State) -> list[str]:
+    """The pack this table deals (F2)."""
+    return list(state.rules.pack(state))
+
+
+def start_deal(state: State, deck: Iterable[Any], dealer: int | None = None) -> tuple[State, list]:
+    """Start the next deal with ``deck`` (every card of the pack, top first).
+
+    ``dealer``: required for the first deal (chosen by lot, F7); for later deals it may be
+    omitted, and if given must be the next seat clockwise (F7/N9/K2/L4).
+    Raises RuleError: ``"record"`` if a deal is in progress or the deck is not a permutation of
+    the pack; the game's dealer rule for a wrong dealer; the match rule (K12/L12) after the match.
+    """
+    spec = state.spec
+    if state.phase == OVER:
+        raise RuleError(spec.match_rule or "record", "the match has ended; no further deal")
+    if state.phase == DEAL:
+        raise RuleError("record", "a deal is still in progress")
+    expected = next_dealer(state)
+    if dealer is None:
+        if expected is None:
+            raise RuleError("record", "the first deal needs a dealer (F7: chosen by lot)")
+        dealer = expected
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < state.players:
+        raise RuleError("record", f"dealer must be a seat 0…{state.players - 1}, not {dealer!r}")
+    if expected is not None and dealer != expected:
+        raise RuleError(spec.dealer_rule, f"seat {dealer} may not deal: the deal passes clockwise to seat {expected}")
+    try:
+        cards = [parse_card(c) for c in deck]
+    except CardError as exc:
+        raise RuleError("record", f"deck: {exc}") from None
+    want = state.rules.pack(state)
+    if len(cards) != len(want) or Counter(cards) != Counter(want):
+        missing = Counter(want) - Counter(cards)
+        extra = Counter(cards) - Counter(want)
+        raise RuleError("record", f"the deck is not a permutation of the {len(want)}-card pack "
+                                  f"(missing {sorted(missing)}, unexpected {sorted(extra)})")
+    new = state.clone()
+    new.dealer = dealer
+    new.deal_no += 1
+    new.deal_over = False
+    new.phase = DEAL
+    new.history = (new.history, (dealer, tuple(cards), None))
+    new.version += 1
+    events = new.rules.deal(new, cards, dealer) or []
+    if new.deal_over:  # a deal can end at once (e.g. nothing to play)
+        events.extend(_finish_deal(new))
+    return new, events
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (tuples, normalised), and no other."""
+    if state.phase != DEAL:
+        return []
+    return state.rules.legal_actions(state, seat)
+
+
+def normalize_action(spec: GameSpec, players: int, seat: Any, action: Any) -> Action:
+    """Check an action's shape and return it normalised: ``(verb,)`` or ``(verb, arg)``.
+
+    Accepts lists or tuples; cards in any accepted spelling. Raises RuleError("record") for a
+    seat out of range, an unknown verb, or an argument of the wrong shape.
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise RuleError("record", f"seat must be 0…{players - 1}, not {seat!r}")
+    if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
+        raise RuleError("record", f"an action is [verb, argument?], not {action!r}")
+    verb = action[0]
+    if verb not in spec.verbs:
+        raise RuleError("record", f"unknown verb {verb!r} for {spec.name} (verbs: {', '.join(sorted(spec.verbs))})")
+    kind = spec.verbs[verb]
+    if kind is ARG_NONE:
+        if len(action) != 1:
+            raise RuleError("record", f"{verb!r} takes no argument")
+        return (verb,)
+    if len(action) != 2:
+        raise RuleError("record", f"{verb!r} takes exactly one argument")
+    arg = action[1]
+    try:
+        if kind == ARG_CARD:
+            return (verb, parse_card(arg))
+        if kind == ARG_CARDS:
+            if not isinstance(arg, (list, tuple)):
+                raise RuleError("record", f"{verb!r} takes a list of cards, not {arg!r}")
+            return (verb, tuple(sorted((parse_card(c) for c in arg), key=card_key)))
+    except CardError as exc:
+        raise RuleError("record", f"{verb}: {exc}") from None
+    if kind == ARG_INT:
+        if isinstance(arg, bool) or not isinstance(arg, int):
+            raise RuleError("record", f"{verb!r} takes a whole number, not {arg!r}")
+        return (verb, arg)
+    if kind == ARG_SUIT:
+        s = parse_suit(arg)
+        if s is None:
+            raise RuleError("record", f"{verb!r} takes a suit (S, H, D, C), not {arg!r}")
+        return (verb, s)
+    raise RuleError("record", f"{verb!r}: unsupported argument kind {kind!r}")
+
+
+def parse_suit(arg: Any) -> str | None:
+    if not isinstance(arg, str):
+        return None
+    s = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(arg.strip(), arg.strip().upper())
+    return s if s in SUITS else None
+
+
+def apply(state: State, seat: int, action: Any) -> tuple[State, list]:
+    """Apply ``action`` by ``seat``; return the new state and the public events.
+
+    Raises RuleError naming the rule broken (``"F20"``…, ``"record"`` for a malformed action
+    or one after the deal has ended); ``state`` is left unchanged.
+    """
+    act = normalize_action(state.spec, state.players, seat, action)
+    if state.phase != DEAL:
+        raise RuleError("record", "no deal is in progress" if state.phase == BETWEEN else "the match has ended")
+    new = state.clone()
+    events = new.rules.apply_action(new, seat, act)
+    if events is None:
+        raise RuleError("record", f"{state.game} does not handle {act[0]!r}")
+    rest, (d, deck, acts) = new.history
+    new.history = (rest, (d, deck, (acts, (seat,) + act)))
+    new.version += 1
+    if new.deal_over:
+        events.extend(_finish_deal(new))
+    return new, events
+
+
+def _finish_deal(state: State) -> list:
+    report = state.rules.settle(state)
+    state.reports = state.reports + (report,)
+    state.phase = OVER if state.phase == OVER or state.match.get("over") else BETWEEN
+    state.to_act = ()
+    return [{"type": "deal_end", "report": report}]
+
+
+def deal_report(state: State) -> dict | None:
+    """The report of the deal in progress (``outcome: "unfinished"``), or None between deals."""
+    if state.phase != DEAL:
+        return None
+    return state.rules.deal_report(state)
+
+
+def match_report(state: State) -> dict:
+    """Match-level figures: ``balances`` and ``pot`` (chips) or ``points``."""
+    return state.rules.match_report(state)
+
+
+def view(state: State, seat: int | None, lang: str = "en") -> dict:
+    """What ``seat`` may know (``None``: a spectator, public information only).
+
+    Generic keys: ``game``, ``title``, ``players``, ``seat``, ``version``, ``deal_no``,
+    ``dealer``, ``balances``, ``pot``, ``ledger``, ``match_over``, ``options``,
+    ``house_rules``, ``to_act``, ``actions`` (this seat's legal actions as
+    ``{"action": [verb, arg?], "label": str}``), ``last_report``; plus the game's keys
+    (see :func:`frapnet.hookspecs.frapnet_view`).
+    """
+    v = {
+        "game": state.game, "title": state.spec.title, "players": state.players, "seat": seat,
+        "version": state.version, "deal_no": state.deal_no, "dealer": state.dealer,
+        "balances": list(state.balances), "pot": state.pot, "ledger": state.spec.ledger,
+        "match_over": state.phase == OVER, "options": dict(state.options),
+        "house_rules": list(state.house_rules), "to_act": list(state.to_act),
+        "last_report": state.reports[-1] if state.reports else None,
+    }
+    if state.deal is not None:
+        v.update(state.rules.view(state, seat, lang) or {})
+    acts = []
+    if seat is not None and state.phase == DEAL:
+        hidden = v.get("hand", ()) is None  # F9: actions naming cards only once looked
+        for a in state.rules.legal_actions(state, seat):
+            if hidden and len(a) > 1 and state.spec.verbs.get(a[0]) in (ARG_CARD, ARG_CARDS) and a[1]:
+                continue
+            acts.append({"action": action_to_wire(a),
+                         "label": state.rules.action_label(state, seat, a, lang) or " ".join(map(str, a))})
+    v["actions"] = acts
+    return v
+
+
+def record(state: State) -> dict:
+    """The deal record of everything played so far (record-format.md)."""
+    return {
+        "format": "frapnet-record/1", "game": state.game, "players": state.players,
+        "options": dict(state.options),
+        "house_rules": list(state.house_rules),
+        "deals": [{"dealer": d, "deck": list(deck), "actions": [_action_json(a) for a in acts]}
+                  for d, deck, acts in state.deals()],
+    }
+
+
+def _action_json(a: tuple) -> list:
+    """``(seat, verb, arg?)`` → the record's ``[seat, verb, arg?]``."""
+    return [a[0]] + action_to_wire(a[1:])
+
+
+def action_to_wire(a: tuple) -> list:
+    """An action tuple as plain lists (for JSON, msgpack): ``("buy", ("7C",))`` → ``["buy", ["7C"]]``."""
+    if len(a) == 1:
+        return [a[0]]
+    return [a[0], list(a[1]) if isinstance(a[1], tuple) else a[1]]

@@ -1,0 +1,763 @@
+"""Frap (Храп), the built-in game, written as a plugin through the same hooks as every variant.
+
+Implements rules F1–F25 of the rule book (docs/rules/frap.md; ../shared/spec/rules-frap.md).
+Each check names its rule ID. Hand size and trick count are fields of the deal so that house
+rules such as five-card Frap (F26, plugins/five_card_frap.py) can change them.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from frapnet.cards import card_key, format_card, pack as make_pack, rank_of, SUIT_SYMBOLS
+from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
+from frapnet.errors import RuleError
+from frapnet.hookspecs import hookimpl
+
+PLUGIN_NAME = "frap"
+FRAPNET_API = 1
+
+# Deal phases
+BID, WHIST, BUY, CUT, CUT_DISCARD, PLAY, DONE = "bid", "whist", "buy", "cut", "cut_discard", "play", "done"
+PHASE_RULE = {BID: "F10", WHIST: "F11", BUY: "F15", CUT: "F17", CUT_DISCARD: "F17", PLAY: "F19", DONE: "record"}
+
+VERBS = {
+    "look": None, "pass": None, "frap": None, "blind_frap": None, "whist": None,
+    "buy": ARG_CARDS, "take_trump": ARG_CARD, "cut_in": None, "cut_in_trump": None,
+    "decline": None, "discard": ARG_CARD, "play": ARG_CARD,
+}
+_NOT_LOOKING = frozenset(("pass", "blind_frap", "look"))  # F9: every other action counts as looking
+
+
+def _deck_value(v):
+    if isinstance(v, str) and v.isdigit():
+        return int(v)
+    return v
+
+
+OPTIONS = (
+    OptionSpec("deck", "auto", "choice", "F2", "pack size: auto (32 for 2–4 players, 36 for 5–6, 52 for 7–12), 32, 36 or 52",
+               choices=("auto", 32, 36, 52), coerce=_deck_value),
+    OptionSpec("ante", 100, "int", "F5", "chips each player pays into an empty pot",
+               check=lambda v: v > 0 and v % 4 == 0, check_doc="a positive whole number of chips divisible by 4"),
+    OptionSpec("cut_in", True, "bool", "F17", "passed players may cut in after buying"),
+    OptionSpec("graded_remise", False, "bool", "F25", "graded remises (frapper pays P with one trick…)"),
+    OptionSpec("revoke", "refuse", "choice", "F22", "refuse: an illegal card is refused; penalize: accepted and penalised",
+               choices=("refuse", "penalize")),
+)
+
+SPEC = GameSpec(
+    name="frap", title="Frap", min_players=2, max_players=12, players_rule="F1", options=OPTIONS,
+    verbs=VERBS, dealer_rule="F7", match_rule=None, ledger="chips",
+    summary="Four tricks; frap promises two, whist one; each trick takes a quarter of the pot.",
+)
+
+
+def deck_size(players: int, option) -> int:
+    """F2: the pack size for ``players`` under the ``deck`` option (``"auto"`` or 32/36/52)."""
+    if option == "auto":
+        return 32 if players <= 4 else 36 if players <= 6 else 52
+    return option
+
+
+class FrapDeal:
+    """The state of one Frap deal (mutable; the engine clones it before each action).
+
+    Seats are 0…n−1; ``hands[s]`` is seat s's cards (canonical strings). The talon is
+    ``deck[talon_pos:]``, top first; ``turn_up`` is the turn-up while it is still to be had
+    (None once taken or discarded), ``trump`` its suit.
+    """
+
+    __slots__ = ("n", "dealer", "hand_size", "tricks_total", "max_rounds", "must_whist", "deck", "talon_pos",
+                 "hands", "looked", "turn_up", "trump", "dead_turn_ups", "phase", "round", "turn", "queue",
+                 "declared", "frapper", "blind", "blind_turn_up", "frap_round", "whisters", "passers",
+                 "took_trump", "bought", "cut_ins", "discards", "thrown", "in_play", "trick", "leader",
+                 "tricks", "last_trick", "last_winner", "played", "P", "revoked", "outcome", "remises", "pays_tricks")
+
+    def clone(self) -> "FrapDeal":
+        """A copy sharing nothing mutable (the engine clones before every action)."""
+        new = FrapDeal.__new__(FrapDeal)
+        new.n = self.n
+        new.dealer = self.dealer
+        new.hand_size = self.hand_size
+        new.tricks_total = self.tricks_total
+        new.max_rounds = self.max_rounds
+        new.must_whist = self.must_whist
+        new.deck = self.deck
+        new.talon_pos = self.talon_pos
+        new.turn_up = self.turn_up
+        new.trump = self.trump
+        new.phase = self.phase
+        new.round = self.round
+        new.turn = self.turn
+        new.frapper = self.frapper
+        new.blind = self.blind
+        new.blind_turn_up = self.blind_turn_up
+        new.frap_round = self.frap_round
+        new.took_trump = self.took_trump
+        new.leader = self.leader
+        new.last_trick = self.last_trick
+        new.last_winner = self.last_winner
+        new.played = self.played
+        new.P = self.P
+        new.outcome = self.outcome
+        new.remises = self.remises
+        new.pays_tricks = self.pays_tricks
+        new.in_play = self.in_play
+        new.looked = self.looked[:]
+        new.dead_turn_ups = self.dead_turn_ups[:]
+        new.queue = self.queue[:]
+        new.declared = self.declared[:]
+        new.whisters = self.whisters[:]
+        new.passers = self.passers[:]
+        new.bought = self.bought[:]
+        new.cut_ins = self.cut_ins[:]
+        new.trick = self.trick[:]
+        new.tricks = self.tricks[:]
+        new.revoked = self.revoked[:]
+        new.hands = [x[:] for x in self.hands]
+        new.discards = [x[:] for x in self.discards]
+        new.thrown = [x[:] for x in self.thrown]
+        return new
+
+    def __eq__(self, other):
+        if not isinstance(other, FrapDeal):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    @property
+    def talon(self) -> int:
+        """Cards left in the talon."""
+        return len(self.deck) - self.talon_pos
+
+
+# --- registration -----------------------------------------------------------------------------
+
+@hookimpl
+def frapnet_register_games(register):
+    register(SPEC)
+
+
+@hookimpl
+def frapnet_validate_options(spec, players, options):
+    size = deck_size(players, options["deck"])
+    need = players * 4 + 3
+    if size < need:  # F2
+        raise RuleError("F2", f"a {size}-card deck is too small for {players} players (needs at least {need})")
+    return options
+
+
+@hookimpl
+def frapnet_pack(state):
+    return make_pack(deck_size(state.players, state.options["deck"]))
+
+
+# --- dealing (F5, F8) -------------------------------------------------------------------------
+
+def new_deal(state, deck, dealer, hand_size=4):
+    """Deal ``deck`` (F8) and collect antes into an empty pot (F5). Returns the FrapDeal."""
+    n = state.players
+    d = FrapDeal.__new__(FrapDeal)
+    d.n = n
+    d.dealer = dealer
+    d.hand_size = hand_size
+    d.tricks_total = hand_size
+    d.max_rounds = 3
+    d.must_whist = False  # F26 sets these three: five tricks, two rounds, no pass after a frap
+    d.pays_tricks = True  # F23 trick money (F26: none)
+    d.deck = tuple(deck)
+    d.hands = [[] for _ in range(n)]
+    for k in range(hand_size * n):  # F8: one at a time, clockwise from the dealer's left
+        d.hands[(dealer + 1 + k) % n].append(deck[k])
+    d.turn_up = deck[hand_size * n]
+    d.trump = d.turn_up[-1]
+    d.talon_pos = hand_size * n + 1
+    d.dead_turn_ups = []
+    d.looked = [False] * n
+    d.phase = BID
+    d.round = 1
+    d.queue = [(dealer + 1 + i) % n for i in range(n)]
+    d.turn = d.queue[0]
+    d.declared = [None] * n
+    d.frapper = None
+    d.blind = False
+    d.blind_turn_up = None
+    d.frap_round = None
+    d.whisters = []
+    d.passers = []
+    d.took_trump = False
+    d.bought = [False] * n
+    d.cut_ins = []
+    d.discards = [[] for _ in range(n)]
+    d.thrown = [[] for _ in range(n)]
+    d.in_play = ()
+    d.trick = []
+    d.leader = None
+    d.tricks = [0] * n
+    d.last_trick = None
+    d.last_winner = None
+    d.played = 0
+    d.P = 0
+    d.revoked = [False] * n
+    d.outcome = None
+    d.remises = None
+    state.deal = d
+    state.to_act = (d.turn,)
+    return d
+
+
+@hookimpl
+def frapnet_deal(state, deck, dealer):
+    ante = 0
+    if state.pot == 0:  # F5: a deal that starts with an empty pot
+        ante = state.options["ante"]
+        _collect(state, ante)
+    d = new_deal(state, deck, dealer)
+    return [{"type": "deal", "dealer": dealer, "deal_no": state.deal_no, "turn_up": d.turn_up,
+             "ante": ante, "pot": state.pot}]
+
+
+def _collect(state, amount):
+    """Every player pays ``amount`` into the pot (ante F5, top-up F12/F13). F6 holds."""
+    b = state.balances
+    for i in range(state.players):
+        b[i] -= amount
+    state.pot += amount * state.players
+
+
+# --- legal actions ----------------------------------------------------------------------------
+
+def _buy_actions(hand, talon):
+    hand = sorted(hand, key=card_key)
+    out = []
+    for k in range(min(len(hand), talon) + 1):
+        out.extend(("buy", c) for c in combinations(hand, k))
+    return out
+
+
+def _follow_cards(d, hand):
+    """F20: cards of the led suit; else trumps; else any card."""
+    if not d.trick:
+        return hand
+    led = d.trick[0][1][-1]
+    same = [c for c in hand if c[-1] == led]
+    if same:
+        return same
+    trumps = [c for c in hand if c[-1] == d.trump]
+    return trumps or hand
+
+
+def play_options(state, d, seat):
+    hand = d.hands[seat]
+    if state.options["revoke"] == "penalize":  # F22: an illegal card is accepted as at a real table
+        return hand
+    return _follow_cards(d, hand)
+
+
+@hookimpl
+def frapnet_legal_actions(state, seat):
+    d = state.deal
+    if d.phase == DONE:
+        return []
+    out = [] if d.looked[seat] else [("look",)]
+    if seat != d.turn:
+        return out
+    ph = d.phase
+    if ph == BID:
+        out.append(("frap",))
+        if not d.looked[seat]:
+            out.append(("blind_frap",))
+        out.append(("pass",))
+    elif ph == WHIST:
+        out.append(("whist",))
+        if not d.must_whist:
+            out.append(("pass",))
+    elif ph == BUY:
+        hand = d.hands[seat]
+        if seat == d.frapper and d.blind and not d.took_trump and d.turn_up is not None:
+            out.extend(("take_trump", c) for c in sorted(hand + [d.turn_up], key=card_key))
+        out.extend(_buy_actions(hand, d.talon))
+    elif ph == CUT:
+        if d.talon >= 5:
+            out.append(("cut_in",))
+        if d.turn_up is not None and d.talon >= 4:
+            out.append(("cut_in_trump",))
+        out.append(("decline",))
+    elif ph == CUT_DISCARD:
+        out.extend(("discard", c) for c in sorted(d.hands[seat], key=card_key))
+    elif ph == PLAY:
+        out.extend(("play", c) for c in sorted(play_options(state, d, seat), key=card_key))
+    return out
+
+
+# --- applying actions -------------------------------------------------------------------------
+
+def _sym(card):
+    return format_card(card, symbols=True)
+
+
+@hookimpl
+def frapnet_apply_action(state, seat, action):
+    d = state.deal
+    verb = action[0]
+    if verb == "look":  # F9: any time; a second look changes nothing
+        if d.looked[seat]:
+            return []
+        d.looked[seat] = True
+        return [{"type": "look", "seat": seat}]
+    ph = d.phase
+    if seat != d.turn:
+        who = f"seat {d.turn}" if d.turn is not None else "nobody"
+        raise RuleError(PHASE_RULE[ph], f"it is {who}'s turn ({ph}), not seat {seat}'s")
+    handler = _HANDLERS.get((ph, verb))
+    if handler is None:
+        raise _wrong_verb(d, seat, verb)
+    events = []
+    if verb not in _NOT_LOOKING and not d.looked[seat]:
+        d.looked[seat] = True  # F9: declaring, buying, playing… counts as looking first
+        events.append({"type": "look", "seat": seat})
+    events.extend(handler(state, d, seat, action))
+    state.to_act = (d.turn,) if d.turn is not None else ()
+    return events
+
+
+def _wrong_verb(d, seat, verb):
+    ph = d.phase
+    if ph == BID and verb == "whist":
+        return RuleError("F10", "nobody may whist before someone has declared frap")
+    if ph == WHIST and verb in ("frap", "blind_frap"):
+        return RuleError("F11", f"seat {d.frapper} has already declared frap; only one frapper per deal: whist or pass")
+    if ph == BUY and verb == "take_trump":
+        if seat != d.frapper or not d.blind:
+            return RuleError("F16", "only the blind frapper (or a cut-in player) may take the turn-up")
+        if d.took_trump or d.turn_up is None:
+            return RuleError("F16", "the turn-up is no longer to be had")
+        return RuleError("F16", "take_trump is allowed only as the first action of the buying turn")
+    return RuleError(PHASE_RULE[ph], f"{verb!r} is not allowed now ({_PHASE_EN[ph]})")
+
+
+def _bid(state, d, seat, action):
+    verb = action[0]
+    if verb == "blind_frap" and d.looked[seat]:
+        raise RuleError("F9", "a player who has looked at their cards can no longer declare blind frap")
+    n = d.n
+    if verb == "pass":
+        d.declared[seat] = "pass"
+        d.queue.pop(0)
+        events = [{"type": "bid", "seat": seat, "bid": "pass", "round": d.round}]
+        if d.queue:
+            d.turn = d.queue[0]
+            return events
+        return events + _passed_out(state, d)
+    # F10/F11: frap or blind frap; the whist round starts from the frapper's left
+    d.frapper = seat
+    d.blind = verb == "blind_frap"
+    d.frap_round = d.round
+    if d.blind:
+        d.blind_turn_up = d.turn_up
+    d.declared[seat] = verb
+    d.phase = WHIST
+    d.queue = [(seat + i) % n for i in range(1, n)]
+    d.turn = d.queue[0]
+    return [{"type": "bid", "seat": seat, "bid": verb, "round": d.round}]
+
+
+def _passed_out(state, d):
+    """F12/F13: everybody passed in this bidding round."""
+    ante = state.options["ante"]
+    _collect(state, ante)  # a top-up: one ante per player, whatever the pot holds (F12 decision)
+    if d.round >= d.max_rounds:  # F13: thrown in; the pot carries over whole
+        d.phase = DONE
+        d.turn = None
+        d.outcome = "thrown_in"
+        state.deal_over = True
+        return [{"type": "thrown_in", "top_up": ante, "pot": state.pot}]
+    dead = d.turn_up
+    d.dead_turn_ups.append(dead)
+    d.turn_up = d.deck[d.talon_pos]
+    d.talon_pos += 1
+    d.trump = d.turn_up[-1]
+    d.round += 1
+    d.declared = [None] * d.n
+    d.queue = [(d.dealer + 1 + i) % d.n for i in range(d.n)]
+    d.turn = d.queue[0]
+    return [{"type": "pass_out", "round": d.round - 1, "top_up": ante, "pot": state.pot, "dead": dead,
+             "turn_up": d.turn_up}]
+
+
+def _whist(state, d, seat, action):
+    verb = action[0]
+    if verb == "pass" and d.must_whist:
+        raise RuleError("F26", "five-card Frap: after a frap every other player must whist")
+    d.queue.pop(0)
+    if verb == "whist":
+        d.whisters.append(seat)
+        d.declared[seat] = "whist"
+    else:
+        d.passers.append(seat)
+        d.declared[seat] = "pass"
+    events = [{"type": "bid", "seat": seat, "bid": verb, "round": d.round}]
+    if d.queue:
+        d.turn = d.queue[0]
+        return events
+    if not d.whisters:  # F14: the frapper takes the whole pot without play
+        amount = state.pot
+        state.balances[d.frapper] += amount
+        state.pot = 0
+        d.phase = DONE
+        d.turn = None
+        d.outcome = "no_whist"
+        state.deal_over = True
+        return events + [{"type": "no_whist", "seat": d.frapper, "amount": amount}]
+    # F15: participants buy clockwise from the dealer's left, the dealer last
+    parts = set(d.whisters)
+    parts.add(d.frapper)
+    d.phase = BUY
+    d.queue = [s for s in ((d.dealer + 1 + i) % d.n for i in range(d.n)) if s in parts]
+    return events + _next_buyer(state, d)
+
+
+def _has_buy_choice(d, seat):
+    return d.talon > 0 or (seat == d.frapper and d.blind and not d.took_trump and d.turn_up is not None)
+
+
+def _next_buyer(state, d):
+    """F15: the next participant with a choice buys; then cut-in (F17) or play (F19)."""
+    while d.queue and not _has_buy_choice(d, d.queue[0]):
+        d.queue.pop(0)  # F15: nothing to choose, the turn is skipped
+    if d.queue:
+        d.turn = d.queue[0]
+        return []
+    return _start_cut(state, d)
+
+
+def _buy(state, d, seat, action):
+    discards = action[1]
+    hand = d.hands[seat]
+    for c in discards:
+        if c not in hand:
+            raise RuleError("F15", f"seat {seat} does not hold {_sym(c)}")
+    if len(set(discards)) != len(discards):
+        raise RuleError("F15", "the same card is named twice")
+    if len(discards) > d.talon:
+        raise RuleError("F15", f"cannot discard {len(discards)} cards: the talon holds only {d.talon}")
+    for c in discards:
+        hand.remove(c)
+    d.discards[seat].extend(discards)
+    k = len(discards)
+    hand.extend(d.deck[d.talon_pos:d.talon_pos + k])
+    d.talon_pos += k
+    d.bought[seat] = True
+    d.queue.pop(0)
+    return [{"type": "buy", "seat": seat, "count": k, "talon": d.talon}] + _next_buyer(state, d)
+
+
+def _take_trump(state, d, seat, action):
+    if seat != d.frapper or not d.blind:
+        raise RuleError("F16", "only the blind frapper may take the turn-up when buying")
+    if d.took_trump or d.turn_up is None:
+        raise RuleError("F16", "the turn-up is no longer to be had")
+    card = action[1]
+    hand = d.hands[seat]
+    if card != d.turn_up and card not in hand:
+        raise RuleError("F16", f"seat {seat} holds no {_sym(card)} to discard for the turn-up")
+    turn_up = d.turn_up
+    if card != turn_up:
+        hand.remove(card)
+        hand.append(turn_up)
+    d.discards[seat].append(card)
+    d.turn_up = None
+    d.took_trump = True
+    events = [{"type": "take_trump", "seat": seat, "turn_up": turn_up}]
+    if d.talon == 0:  # nothing left to buy: the turn ends (F15)
+        d.queue.pop(0)
+        events.extend(_next_buyer(state, d))
+    return events
+
+
+def _cut_can_supply(d):
+    return d.talon >= 5 or (d.turn_up is not None and d.talon >= 4)
+
+
+def _start_cut(state, d):
+    """F17: after buying, whist-round passers may cut in, clockwise from the dealer's left."""
+    if state.options["cut_in"] and d.passers:
+        passers = set(d.passers)
+        d.queue = [s for s in ((d.dealer + 1 + i) % d.n for i in range(d.n)) if s in passers]
+        d.phase = CUT
+        return _next_cutter(state, d)
+    return _start_play(state, d)
+
+
+def _next_cutter(state, d):
+    if d.queue and _cut_can_supply(d):
+        d.turn = d.queue[0]
+        return []
+    d.queue = []  # F17: once the talon cannot supply a cut-in, nobody else is asked
+    return _start_play(state, d)
+
+
+def _cut(state, d, seat, action):
+    verb = action[0]
+    d.queue.pop(0)
+    if verb == "decline":
+        d.declared[seat] = "pass"
+        return [{"type": "decline", "seat": seat}] + _next_cutter(state, d)
+    if verb == "cut_in":
+        if d.talon < 5:
+            raise RuleError("F17", f"cut_in needs five talon cards; the talon holds {d.talon}")
+        new = list(d.deck[d.talon_pos:d.talon_pos + 5])
+        d.talon_pos += 5
+        turn_up = None
+    else:
+        if d.turn_up is None:
+            raise RuleError("F17", "the turn-up is no longer there to cut in with")
+        if d.talon < 4:
+            raise RuleError("F17", f"cut_in_trump needs four talon cards; the talon holds {d.talon}")
+        turn_up = d.turn_up
+        new = [turn_up] + list(d.deck[d.talon_pos:d.talon_pos + 4])
+        d.talon_pos += 4
+        d.turn_up = None
+    d.thrown[seat] = d.hands[seat]
+    d.hands[seat] = new
+    d.cut_ins.append(seat)
+    d.declared[seat] = "cut_in"
+    d.phase = CUT_DISCARD
+    d.turn = seat
+    return [{"type": "cut_in", "seat": seat, "turn_up": turn_up, "talon": d.talon}]
+
+
+def _cut_discard(state, d, seat, action):
+    card = action[1]
+    hand = d.hands[seat]
+    if card not in hand:
+        raise RuleError("F17", f"seat {seat} does not hold {_sym(card)}")
+    hand.remove(card)
+    d.discards[seat].append(card)
+    d.phase = CUT
+    return [{"type": "discard", "seat": seat}] + _next_cutter(state, d)
+
+
+def _start_play(state, d):
+    """F19: the last cut-in player leads, else the frapper; F23: P is the pot now."""
+    players = set(d.whisters) | set(d.cut_ins)
+    players.add(d.frapper)
+    d.in_play = tuple(s for s in range(d.n) if s in players)
+    d.leader = d.cut_ins[-1] if d.cut_ins else d.frapper
+    d.turn = d.leader
+    d.phase = PLAY
+    d.P = state.pot
+    d.queue = []
+    return [{"type": "play_starts", "leader": d.leader, "players": list(d.in_play), "pot": d.P}]
+
+
+def _next_in_play(d, seat):
+    n = d.n
+    s = (seat + 1) % n
+    while s not in d.in_play:
+        s = (s + 1) % n
+    return s
+
+
+def _play(state, d, seat, action):
+    card = action[1]
+    hand = d.hands[seat]
+    if card not in hand:
+        raise RuleError("F20", f"seat {seat} does not hold {_sym(card)}")
+    if card not in _follow_cards(d, hand):
+        if state.options["revoke"] != "penalize":
+            led = d.trick[0][1][-1]
+            if any(c[-1] == led for c in hand):
+                raise RuleError("F20", f"must follow suit {SUIT_SYMBOLS[led]}")
+            raise RuleError("F20", f"void in {SUIT_SYMBOLS[led]}: must play a trump {SUIT_SYMBOLS[d.trump]}")
+        d.revoked[seat] = True  # F22 (penalize): accepted, detected, penalised at settlement
+    hand.remove(card)
+    d.trick.append((seat, card))
+    events = [{"type": "play", "seat": seat, "card": card}]
+    if len(d.trick) < len(d.in_play):
+        d.turn = _next_in_play(d, seat)
+        return events
+    trick = d.trick
+    winner = state.rules.trick_winner(state, trick)  # F21 (a hook, so house rules may change it)
+    d.tricks[winner] += 1
+    d.played += 1
+    amount = trick_money(state, d)
+    if amount:
+        state.balances[winner] += amount
+        state.pot -= amount
+    d.last_trick = [list(t) for t in trick]
+    d.last_winner = winner
+    d.trick = []
+    events.append({"type": "trick", "winner": winner, "cards": [list(t) for t in trick], "amount": amount,
+                   "number": d.played})
+    if d.played >= d.tricks_total:
+        d.phase = DONE
+        d.turn = None
+        d.outcome = "played"
+        state.deal_over = True
+    else:
+        d.leader = winner
+        d.turn = winner
+    return events
+
+
+def trick_money(state, d):
+    """F23: each trick pays P/4 to its taker as soon as it is taken (F26: nothing)."""
+    return d.P // 4 if d.pays_tricks else 0
+
+
+_HANDLERS = {
+    (BID, "frap"): _bid, (BID, "blind_frap"): _bid, (BID, "pass"): _bid,
+    (WHIST, "whist"): _whist, (WHIST, "pass"): _whist,
+    (BUY, "buy"): _buy, (BUY, "take_trump"): _take_trump,
+    (CUT, "cut_in"): _cut, (CUT, "cut_in_trump"): _cut, (CUT, "decline"): _cut,
+    (CUT_DISCARD, "discard"): _cut_discard,
+    (PLAY, "play"): _play,
+}
+
+
+# --- trick-winning (F21) ----------------------------------------------------------------------
+
+_VAL = {r: i for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
+
+
+@hookimpl
+def frapnet_trick_winner(state, trick):
+    """F21: the highest trump wins; if no trump was played, the highest card of the suit led."""
+    trump = state.deal.trump
+    led = trick[0][1][-1]
+    best_seat, best = trick[0]
+    best_trump = best[-1] == trump
+    for seat, card in trick[1:]:
+        s = card[-1]
+        if s == trump:
+            if not best_trump or _VAL[card[:-1]] > _VAL[best[:-1]]:
+                best_seat, best, best_trump = seat, card, True
+        elif not best_trump and s == led and _VAL[card[:-1]] > _VAL[best[:-1]]:
+            best_seat, best = seat, card
+    return best_seat
+
+
+# --- settlement (F23, F24, F25, F22) ----------------------------------------------------------
+
+def contract_remise(state, d, seat):
+    """F24/F25: the remise ``seat`` pays for falling short of its contract (0 if made)."""
+    P = d.P
+    t = d.tricks[seat]
+    if seat == d.frapper:
+        if t >= 2:
+            return 0
+        if state.options["graded_remise"] and t == 1:  # F25
+            if d.blind:
+                return 3 * P if d.blind_turn_up is not None and rank_of(d.blind_turn_up) == "A" else 2 * P
+            return P
+        return 4 * P if d.blind else 2 * P
+    return P if t == 0 else 0
+
+
+def revoke_remise(d, seat):
+    """F22 (penalize): P for a whister or cut-in player, 2P for a frapper or blind frapper."""
+    if not d.revoked[seat]:
+        return 0
+    return 2 * d.P if seat == d.frapper else d.P
+
+
+@hookimpl
+def frapnet_settle(state):
+    d = state.deal
+    n = d.n
+    remises = [0] * n
+    if d.outcome == "played":
+        for s in d.in_play:
+            remises[s] = max(contract_remise(state, d, s), revoke_remise(d, s))  # F22: the larger, once
+        for s in range(n):
+            if remises[s]:
+                state.balances[s] -= remises[s]
+                state.pot += remises[s]  # F24: the remises make the next pot
+    d.remises = remises
+    return _report(state, d)
+
+
+def _report(state, d):
+    played = d.outcome == "played"
+    return {
+        "dealer": d.dealer, "outcome": d.outcome or "unfinished", "trump": d.trump,
+        "tricks": d.tricks[:] if played or d.outcome is None else [0] * d.n,
+        "remises": d.remises[:] if d.remises else [0] * d.n, "pot_after": state.pot,
+        "frapper": d.frapper, "blind": d.blind, "whisters": sorted(d.whisters), "cut_ins": d.cut_ins[:],
+        "balances": state.balances[:],
+    }
+
+
+@hookimpl
+def frapnet_deal_report(state):
+    return _report(state, state.deal)
+
+
+@hookimpl
+def frapnet_match_report(state):
+    return {"balances": state.balances[:], "pot": state.pot}
+
+
+# --- views and labels -------------------------------------------------------------------------
+
+_PHASE_EN = {BID: "bidding", WHIST: "whist round", BUY: "buying", CUT: "cut-in", CUT_DISCARD: "cut-in discard",
+             PLAY: "play", DONE: "deal over"}
+_PHASE_RU = {BID: "торговля", WHIST: "вист", BUY: "прикупка", CUT: "подрезка", CUT_DISCARD: "снос после подрезки",
+             PLAY: "розыгрыш", DONE: "сдача окончена"}
+
+
+@hookimpl
+def frapnet_view(state, seat, lang):
+    d = state.deal
+    mine = seat is not None and d.looked[seat]
+    seats = []
+    for s in range(d.n):
+        seats.append({
+            "seat": s, "declaration": d.declared[s], "tricks": d.tricks[s], "cards": len(d.hands[s]),
+            "looked": d.looked[s], "in_play": s in d.in_play if d.phase == PLAY or d.phase == DONE
+            else d.declared[s] not in ("pass",) or s == d.frapper,
+            "frapper": s == d.frapper, "blind": s == d.frapper and d.blind,
+        })
+    phases = _PHASE_RU if lang == "ru" else _PHASE_EN
+    v = {
+        "phase": d.phase, "phase_label": phases[d.phase], "round": d.round, "trump": d.trump,
+        "turn_up": d.turn_up, "dead_turn_ups": d.dead_turn_ups[:], "talon": d.talon,
+        "hand": d.hands[seat][:] if mine else None,
+        "hand_count": len(d.hands[seat]) if seat is not None else None,
+        "looked": bool(mine),
+        "discards": d.discards[seat][:] if seat is not None else [],
+        "seats": seats, "trick": [list(t) for t in d.trick], "leader": d.leader,
+        "last_trick": d.last_trick, "last_winner": d.last_winner, "tricks_played": d.played,
+        "tricks_total": d.tricks_total, "frapper": d.frapper, "blind": d.blind,
+        "pot_in_play": d.P, "turn": d.turn,
+    }
+    return v
+
+
+_LABELS = {
+    "en": {"look": "Look at your cards", "pass": "Pass", "frap": "Frap", "blind_frap": "Blind frap",
+           "whist": "Whist", "stand": "Stand pat", "buy": "Buy: discard {cards}",
+           "take_trump": "Take the turn-up, discard {card}", "cut_in": "Cut in (five from the talon)",
+           "cut_in_trump": "Cut in with the turn-up {card}", "decline": "Decline the cut-in",
+           "discard": "Discard {card}", "play": "Play {card}"},
+    "ru": {"look": "Посмотреть карты", "pass": "Пас", "frap": "Фрап", "blind_frap": "Фрап втёмную",
+           "whist": "Вист", "stand": "Без прикупки", "buy": "Прикупка: снести {cards}",
+           "take_trump": "Взять козырь, снести {card}", "cut_in": "Подрезка (пять из колоды)",
+           "cut_in_trump": "Подрезка с козырем {card}", "decline": "Не подрезать",
+           "discard": "Снести {card}", "play": "Ход {card}"},
+}
+
+
+@hookimpl
+def frapnet_action_label(state, seat, action, lang):
+    labels = _LABELS.get(lang, _LABELS["en"])
+    verb = action[0]
+    if verb == "buy":
+        if not action[1]:
+            return labels["stand"]
+        return labels["buy"].format(cards=" ".join(_sym(c) for c in action[1]))
+    if verb == "cut_in_trump":
+        return labels[verb].format(card=_sym(state.deal.turn_up) if state.deal.turn_up else "")
+    if len(action) > 1:
+        return labels[verb].format(card=_sym(action[1]))
+    return labels[verb]

@@ -1,0 +1,164 @@
+"""Deal records (../shared/spec/record-format.md): read, check, replay, write.
+
+A record is a JSON object: ``format`` (``"frapnet-record/1"``), ``game``, ``players``,
+``options``, ``house_rules`` and ``deals`` (each ``dealer``, ``deck``, ``actions``). Replaying
+folds the actions through the same engine the host uses.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from frapnet import engine
+from frapnet.errors import PluginError, RuleError
+
+FORMAT = "frapnet-record/1"
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+
+class ReplayError(Exception):
+    """A record rejected at ``deal``/``action`` (0-based indices, or None) for ``rule``."""
+
+    def __init__(self, rule: str, message: str, deal: int | None = None, action: int | None = None) -> None:
+        self.rule, self.message, self.deal, self.action = rule, message, deal, action
+        where = "" if deal is None else f"deal {deal}" + ("" if action is None else f", action {action}")
+        super().__init__(f"{rule}: {message}" + (f" ({where})" if where else ""))
+
+    def to_dict(self) -> dict:
+        return {"deal": self.deal, "action": self.action, "rule": self.rule, "message": self.message}
+
+
+def loads(text: str | bytes) -> dict:
+    """Parse a record's JSON text; raises ReplayError("record") if it is not a JSON object."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise ReplayError("record", f"the record is larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        obj = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ReplayError("record", f"not valid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise ReplayError("record", f"a record is a JSON object, not {type(obj).__name__}")
+    return obj
+
+
+def load(path: str) -> dict:
+    """Read a record file; raises ReplayError("record") if it cannot be read or parsed."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise ReplayError("record", f"cannot read {path}: {exc.strerror}") from None
+    return loads(data)
+
+
+def open_table(rec: dict, registry=None) -> engine.State:
+    """Check the record's head (format, game, players, options, house rules); return the table.
+
+    Raises ReplayError naming F1/F2/F5… or "record" (deal and action None).
+    """
+    if not isinstance(rec, dict):
+        raise ReplayError("record", "a record is a JSON object")
+    if rec.get("format") != FORMAT:
+        raise ReplayError("record", f"format must be {FORMAT!r}, not {rec.get('format')!r}")
+    game = rec.get("game")
+    if not isinstance(game, str):
+        raise ReplayError("record", f"game must be a string, not {game!r}")
+    house_rules = rec.get("house_rules", [])
+    if house_rules is None:
+        house_rules = []
+    if not isinstance(house_rules, list) or not all(isinstance(h, str) for h in house_rules):
+        raise ReplayError("record", "house_rules must be a list of names")
+    if not isinstance(rec.get("deals", []), list):
+        raise ReplayError("record", "deals must be a list")
+    try:
+        return engine.new_match(game, rec.get("players"), rec.get("options") or {}, house_rules, registry)
+    except PluginError as exc:
+        raise ReplayError("record", str(exc)) from None
+    except RuleError as exc:
+        raise ReplayError(exc.rule, exc.message) from None
+
+
+def replay(rec: dict, registry=None) -> tuple[engine.State, dict]:
+    """Replay a whole record; return the final state and the ``--json`` result object.
+
+    Raises ReplayError at the first problem, in the order record-format.md gives.
+    """
+    state = open_table(rec, registry)
+    for di, deal in enumerate(rec.get("deals", [])):
+        if not isinstance(deal, dict):
+            raise ReplayError("record", "a deal is an object with dealer, deck and actions", di)
+        deck, actions = deal.get("deck"), deal.get("actions", [])
+        if not isinstance(deck, list):
+            raise ReplayError("record", "deck must be a list of cards", di)
+        if not isinstance(actions, list):
+            raise ReplayError("record", "actions must be a list", di)
+        dealer = deal.get("dealer")
+        if dealer is None:
+            raise ReplayError("record", "a deal needs its dealer", di)
+        try:
+            state, _ = engine.start_deal(state, deck, dealer)
+        except RuleError as exc:
+            raise ReplayError(exc.rule, exc.message, di) from None
+        for ai, act in enumerate(actions):
+            if not isinstance(act, list) or len(act) < 2 or len(act) > 3:
+                raise ReplayError("record", f"an action is [seat, verb, argument?], not {act!r}", di, ai)
+            if state.phase != engine.DEAL:
+                raise ReplayError("record", "an action after the deal has ended", di, ai)
+            try:
+                state, _ = engine.apply(state, act[0], act[1:])
+            except RuleError as exc:
+                raise ReplayError(exc.rule, exc.message, di, ai) from None
+    return state, result(state)
+
+
+def result(state: engine.State) -> dict:
+    """The ``frapnet replay --json`` object for ``state`` (every deal so far)."""
+    out = {"ok": True, "game": state.game}
+    out.update(engine.match_report(state))
+    deals = list(state.reports)
+    if state.phase == engine.DEAL:
+        deals.append(engine.deal_report(state))
+    out["deals"] = deals
+    return out
+
+
+def replay_json(rec: Any, registry=None) -> dict:
+    """Replay and return the result object, or ``{"ok": false, "error": {...}}``."""
+    try:
+        if isinstance(rec, (str, bytes)):
+            rec = loads(rec)
+        return replay(rec, registry)[1]
+    except ReplayError as exc:
+        return {"ok": False, "error": exc.to_dict()}
+
+
+def dumps(rec: dict) -> str:
+    """A record as JSON text (integers stay exact, F6)."""
+    return json.dumps(rec, ensure_ascii=False, indent=1)
+
+
+def summary(res: dict) -> str:
+    """The human summary `frapnet replay` prints: each deal's outcome and figures, then totals."""
+    if not res.get("ok"):
+        e = res["error"]
+        where = "" if e.get("deal") is None else f" in deal {e['deal']}" + (
+            "" if e.get("action") is None else f", action {e['action']}")
+        return f"illegal record{where}: rule {e['rule']}: {e['message']}"
+    lines = [f"{res['game']}: {len(res['deals'])} deal(s)"]
+    skip = {"dealer", "outcome", "balances"}
+    for i, d in enumerate(res["deals"]):
+        parts = [f"deal {i + 1}: dealer seat {d.get('dealer')}, {d.get('outcome')}"]
+        for k, v in d.items():
+            if k in skip or v is None or v == [] or v is False:
+                continue
+            if isinstance(v, list):
+                v = " ".join(json.dumps(x) for x in v)
+            parts.append(f"{k.replace('_', ' ')} {v}")
+        lines.append("; ".join(parts))
+    for k, v in res.items():
+        if k in ("ok", "game", "deals"):
+            continue
+        if isinstance(v, list):
+            v = ", ".join(f"seat {i}: {x}" for i, x in enumerate(v))
+        lines.append(f"{k}: {v}")
+    return "\n".join(lines)
