@@ -170,3 +170,10 @@ def frapnet_view(state, seat, lang):
 def frapnet_action_label(state, seat, action, lang):
     """A short human label for ``action`` in ``lang`` (``"Play 10♥"``, ``"Фрап"``), so that a
     client without this game's plugin can offer it."""
+
+
+@hookspec(firstresult=True)
+def frapnet_describe_event(state, event, names, lang):
+    """One event in plain words for a log pane (``"Olga declared frap"``, ``"Ivan took the trick
+    with Q♠"``), in ``lang``. ``names`` is the list of seat names, seat 0…n−1. Return None to
+    let the client fall back to a generic line. Called by the host for each recipient."""

@@ -228,13 +228,14 @@ class Rules:
     """
 
     _HOOKS = ("validate_options", "pack", "deal", "legal_actions", "apply_action", "trick_winner",
-              "settle", "deal_report", "match_report", "view", "action_label")
+              "settle", "deal_report", "match_report", "view", "action_label", "describe_event")
     _ARGS = {
         "validate_options": ("spec", "players", "options"), "pack": ("state",),
         "deal": ("state", "deck", "dealer"), "legal_actions": ("state", "seat"),
         "apply_action": ("state", "seat", "action"), "trick_winner": ("state", "trick"),
         "settle": ("state",), "deal_report": ("state",), "match_report": ("state",),
         "view": ("state", "seat", "lang"), "action_label": ("state", "seat", "action", "lang"),
+        "describe_event": ("state", "event", "names", "lang"),
     }
 
     def __init__(self, pm: pluggy.PluginManager) -> None:

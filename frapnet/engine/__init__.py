@@ -9,7 +9,7 @@
 No I/O, no clock, no shuffling, no Twisted or prompt_toolkit. Games are plugins
 (frapnet.hookspecs); Frap is the built-in one (frapnet.games.frap).
 """
-from frapnet.engine.core import (action_to_wire, apply, check_options, deal_report, legal_actions,
+from frapnet.engine.core import (action_to_wire, apply, check_options, deal_report, describe_event, legal_actions,
                                  match_report, new_match, next_dealer, normalize_action, pack, record,
                                  start_deal, view)
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
@@ -17,4 +17,4 @@ from frapnet.errors import RuleError
 
 __all__ = ["new_match", "start_deal", "legal_actions", "apply", "view", "record", "pack",
            "next_dealer", "deal_report", "match_report", "check_options", "normalize_action",
-           "action_to_wire", "State", "RuleError", "DEAL", "BETWEEN", "OVER"]
+           "action_to_wire", "describe_event", "State", "RuleError", "DEAL", "BETWEEN", "OVER"]

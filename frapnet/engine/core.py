@@ -276,6 +276,17 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     return v
 
 
+def describe_event(state: State, event: dict, names: list[str], lang: str = "en") -> str:
+    """``event`` in plain words for a log pane (the game's text, else a generic line)."""
+    text = state.rules.describe_event(state, event, names, lang)
+    if text:
+        return text
+    seat = event.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+    rest = ", ".join(f"{k} {v}" for k, v in event.items() if k not in ("type", "seat", "report"))
+    return " ".join(x for x in (who, event.get("type", "").replace("_", " "), rest) if x)
+
+
 def record(state: State) -> dict:
     """The deal record of everything played so far (record-format.md)."""
     return {

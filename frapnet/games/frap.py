@@ -761,3 +761,77 @@ def frapnet_action_label(state, seat, action, lang):
     if len(action) > 1:
         return labels[verb].format(card=_sym(action[1]))
     return labels[verb]
+
+
+_EVENTS = {
+    "en": {
+        "deal": "{dealer} deals; turn-up {turn_up}; pot {pot}", "ante": " (antes {ante} each)",
+        "look": "{who} looks at their cards",
+        "bid": {"frap": "{who} declares frap", "blind_frap": "{who} declares blind frap", "whist": "{who} whists",
+                "pass": "{who} passes"},
+        "pass_out": "Everybody passed: top-up {top_up} each, pot {pot}; new turn-up {turn_up}",
+        "thrown_in": "Passed out three times: top-up {top_up} each; cards thrown in, pot {pot} carried over",
+        "no_whist": "Nobody whists: {who} takes the pot of {amount}",
+        "take_trump": "{who} takes the turn-up {turn_up}", "buy": "{who} buys {count}",
+        "cut_in": "{who} cuts in", "cut_in_trump": "{who} cuts in with the turn-up {turn_up}",
+        "decline": "{who} does not cut in", "discard": "{who} discards one card",
+        "play_starts": "Play begins: {who} leads; pot {pot}", "play": "{who} plays {card}",
+        "trick": "{who} takes the trick with {card} (+{amount})",
+        "deal_end": {"played": "Deal over: remises {remises}; pot {pot_after} carried to the next deal",
+                     "no_whist": "Deal over: fresh antes next deal", "thrown_in": "Deal thrown in; pot {pot_after} carried over"},
+        "no_remise": "Deal over: no remise; fresh antes next deal",
+    },
+    "ru": {
+        "deal": "Сдаёт {dealer}; козырь {turn_up}; кон {pot}", "ante": " (взнос по {ante})",
+        "look": "{who} смотрит карты",
+        "bid": {"frap": "{who}: фрап", "blind_frap": "{who}: фрап втёмную", "whist": "{who}: вист", "pass": "{who}: пас"},
+        "pass_out": "Все спасовали: доплата по {top_up}, кон {pot}; новый козырь {turn_up}",
+        "thrown_in": "Трижды пас: доплата по {top_up}; карты сброшены, кон {pot} переходит дальше",
+        "no_whist": "Никто не вистует: {who} забирает кон {amount}",
+        "take_trump": "{who} берёт козырь {turn_up}", "buy": "{who} прикупает {count}",
+        "cut_in": "{who} подрезает", "cut_in_trump": "{who} подрезает с козырем {turn_up}",
+        "decline": "{who} не подрезает", "discard": "{who} сносит карту",
+        "play_starts": "Розыгрыш: ходит {who}; кон {pot}", "play": "{who} ходит {card}",
+        "trick": "{who} берёт взятку картой {card} (+{amount})",
+        "deal_end": {"played": "Сдача окончена: ремизы {remises}; кон {pot_after} переходит дальше",
+                     "no_whist": "Сдача окончена: новые взносы", "thrown_in": "Сдача сброшена; кон {pot_after} переходит дальше"},
+        "no_remise": "Сдача окончена: ремизов нет; новые взносы",
+    },
+}
+
+
+@hookimpl
+def frapnet_describe_event(state, event, names, lang):
+    """Frap's events in plain words (English or Russian), e.g. "Olga declares frap"."""
+    t = _EVENTS.get(lang, _EVENTS["en"])
+    kind = event.get("type")
+
+    def name(s):
+        return names[s] if s is not None and 0 <= s < len(names) else "?"
+
+    who = name(event.get("seat"))
+    if kind == "deal":
+        text = t["deal"].format(dealer=name(event["dealer"]), turn_up=_sym(event["turn_up"]), pot=event["pot"])
+        return text + (t["ante"].format(ante=event["ante"]) if event.get("ante") else "")
+    if kind == "bid":
+        return t["bid"][event["bid"]].format(who=who)
+    if kind == "cut_in" and event.get("turn_up"):
+        return t["cut_in_trump"].format(who=who, turn_up=_sym(event["turn_up"]))
+    if kind == "trick":
+        win = [c for s, c in event["cards"] if s == event["winner"]][0]
+        return t["trick"].format(who=name(event["winner"]), card=_sym(win), amount=event["amount"])
+    if kind == "play_starts":
+        return t["play_starts"].format(who=name(event["leader"]), pot=event["pot"])
+    if kind == "no_whist":
+        return t["no_whist"].format(who=who, amount=event["amount"])
+    if kind == "deal_end":
+        r = event["report"]
+        if r["outcome"] == "played" and not any(r["remises"]):
+            return t["no_remise"]
+        rem = ", ".join(f"{name(s)} {x}" for s, x in enumerate(r["remises"]) if x) or "—"
+        return t["deal_end"].get(r["outcome"], "").format(remises=rem, pot_after=r["pot_after"])
+    if kind in t and isinstance(t[kind], str):
+        fields = {k: (_sym(v) if k in ("card", "turn_up", "dead") and isinstance(v, str) else v)
+                  for k, v in event.items()}
+        return t[kind].format(who=who, **{k: v for k, v in fields.items() if k != "who"})
+    return None
