@@ -1,0 +1,266 @@
+"""Computer players: strategies on engine views with fixed decks (rule IDs named), and bots as
+network clients against a real host over loopback."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from frapnet import engine
+from frapnet.bots.strategy import LEVELS, NoAction, Strategy, choose, frap_estimate, legal, trick_best
+
+
+def fixed_deck(state, hands: dict[int, list[str]], turn_up: str, dealer: int = 0, talon_top=()) -> list[str]:
+    """A deck that deals ``hands`` (seat -> 4 cards) under F8, with ``turn_up`` and the talon
+    starting ``talon_top``; the other cards fill the remaining places in pack order."""
+    n = state.players
+    pack = engine.pack(state)
+    used = [c for h in hands.values() for c in h] + [turn_up] + list(talon_top)
+    assert len(set(used)) == len(used)
+    rest = [c for c in pack if c not in used]
+    full = {s: list(hands.get(s, ())) for s in range(n)}
+    for s in range(n):
+        while len(full[s]) < 4:
+            full[s].append(rest.pop(0))
+    deck = []
+    for k in range(4 * n):  # F8: one at a time, clockwise from the dealer's left
+        deck.append(full[(dealer + 1 + k) % n][k // n])
+    return deck + [turn_up] + list(talon_top) + rest
+
+
+def start(hands, turn_up, players=4, talon_top=(), **options):
+    st = engine.new_match("frap", players, options or None)
+    st, _ = engine.start_deal(st, fixed_deck(st, hands, turn_up, talon_top=talon_top), dealer=0)
+    return st
+
+
+def act(st, seat, action):
+    st, _ = engine.apply(st, seat, tuple(action) if not isinstance(action, tuple) else action)
+    return st
+
+
+def looked_view(st, seat):
+    """Seat looks (F9) and gets its view."""
+    st = act(st, seat, ("look",))
+    return st, engine.view(st, seat)
+
+
+# --- random ----------------------------------------------------------------------------------
+
+def test_random_picks_uniformly_among_legal_actions_F10():
+    """F10: in the first bidding round an unlooked seat may look, frap, blind frap or pass;
+    random picks each about equally often and nothing else."""
+    st = start({1: ["AH", "KH", "7C", "8D"]}, "9H")
+    v = engine.view(st, 1)
+    acts = legal(v)
+    assert sorted(a[0] for a in acts) == ["blind_frap", "frap", "look", "pass"]
+    rng = random.Random(5)
+    counts = Counter(tuple(choose(v, "random", rng)) for _ in range(4000))
+    assert set(counts) == {tuple(a) for a in acts}
+    assert all(800 < c < 1200 for c in counts.values()), counts
+
+
+def test_same_seed_same_choices():
+    st = start({1: ["AH", "KH", "7C", "8D"]}, "9H")
+    v = engine.view(st, 1)
+    a = [Strategy("random", seed=11).choose(v), Strategy("random", seed=11).choose(v)]
+    s1, s2 = Strategy("random", seed=3), Strategy("random", seed=3)
+    assert [s1.choose(v) for _ in range(50)] == [s2.choose(v) for _ in range(50)]
+    assert a[0] == a[1]
+
+
+def test_no_action_and_unknown_level_are_clear_errors():
+    st = start({1: ["AH", "KH", "7C", "8D"]}, "9H")
+    v = engine.view(st, 2)  # not seat 2's turn: only "look"
+    assert legal(v) == [["look"]]
+    v_spect = engine.view(st, None)
+    with pytest.raises(NoAction):
+        choose(v_spect, "basic")
+    with pytest.raises(ValueError, match="unknown bot level 'genius'"):
+        Strategy("genius")
+
+
+# --- basic: Frap ---------------------------------------------------------------------------------
+
+def test_basic_looks_before_deciding_F9():
+    """F9: an unlooked seat's view lists no card actions and no hand; basic looks first."""
+    st = start({1: ["AH", "KH", "QH", "8D"]}, "9H")
+    v = engine.view(st, 1)
+    assert v["hand"] is None
+    assert choose(v, "basic", random.Random(0)) == ["look"]
+
+
+def test_basic_fraps_with_strong_trumps_F10():
+    """F10: A♥ K♥ with trump ♥ promises two tricks: basic fraps; a hand of low plain cards passes."""
+    st = start({1: ["AH", "KH", "7C", "8D"], 2: ["7S", "8S", "9C", "10D"]}, "9H")
+    assert frap_estimate(["AH", "KH", "7C", "8D"], "H") == 2.0
+    st, v = looked_view(st, 1)
+    assert choose(v, "basic") == ["frap"]
+    weak = start({1: ["7S", "8S", "9C", "10D"]}, "9H")
+    weak, v = looked_view(weak, 1)
+    assert choose(v, "basic") == ["pass"]
+
+
+def test_basic_whists_with_an_ace_or_a_trump_F11():
+    """F11: after seat 1's frap, seat 2 (a side ace) whists, seat 3 (7♥, a trump) whists, seat 0
+    (no ace, no trump) passes."""
+    st = start({1: ["AH", "KH", "7C", "8D"], 2: ["AS", "8S", "9C", "10D"], 3: ["7H", "9S", "10C", "JD"],
+                0: ["7S", "8C", "9D", "QC"]}, "9H")
+    st = act(st, 1, ("frap",))
+    assert st.to_act == (2,)
+    st, v = looked_view(st, 2)
+    assert choose(v, "basic") == ["whist"]
+    st = act(st, 2, ("whist",))
+    st, v = looked_view(st, 3)
+    assert choose(v, "basic") == ["whist"]
+    st = act(st, 3, ("whist",))
+    st, v = looked_view(st, 0)
+    assert [a[0] for a in legal(v)] == ["whist", "pass"]
+    assert choose(v, "basic") == ["pass"]
+
+
+def test_basic_buys_keeping_trumps_and_aces_F15():
+    """F15: the frapper holding A♥ K♥ 7♣ 8♦ (trump ♥) discards exactly 7♣ 8♦."""
+    st = start({1: ["AH", "KH", "7C", "8D"], 2: ["AS", "8S", "9C", "10D"], 3: ["7S", "9S", "10C", "JD"],
+                0: ["QS", "8C", "9D", "QC"]}, "9H")
+    st = act(st, 1, ("frap",))
+    st = act(st, 2, ("whist",))
+    st = act(st, 3, ("pass",))
+    st = act(st, 0, ("pass",))
+    assert st.deal.phase == "buy" and st.to_act == (1,)  # F15: clockwise from the dealer's left
+    v = engine.view(st, 1)
+    pick = choose(v, "basic")
+    assert pick[0] == "buy" and sorted(pick[1]) == ["7C", "8D"]
+    st = act(st, 1, ("buy", tuple(pick[1])))
+    # seat 2 keeps its ace, discards the three others
+    v = engine.view(st, 2)
+    pick = choose(v, "basic")
+    assert pick[0] == "buy" and sorted(pick[1]) == ["10D", "8S", "9C"]
+
+
+def _to_play(hands, turn_up):
+    """Seat 1 fraps, everyone whists, everyone stands pat: play starts with seat 1 leading (F19)."""
+    st = start(hands, turn_up, cut_in=False)
+    st = act(st, 1, ("frap",))
+    for s in (2, 3, 0):
+        st = act(st, s, ("whist",))
+    for s in (1, 2, 3, 0):
+        st = act(st, s, ("buy", ()))
+    assert st.deal.phase == "play" and st.to_act == (1,)
+    return st
+
+
+def test_basic_follows_suit_with_the_lowest_winning_card_F20_F21():
+    """F20/F21: ♠9 led; seat 2 holds ♠7 ♠10 ♠K — it must follow suit and plays ♠10, the lowest
+    card that wins; seat 3 cannot beat ♠10 in spades (♠8) and has no choice; seat 0, void in ♠,
+    must trump (F20) and plays its lowest trump ♥7 rather than ♥A."""
+    hands = {1: ["9S", "AD", "KD", "QD"], 2: ["7S", "10S", "KS", "8C"], 3: ["8S", "9C", "10C", "JC"],
+             0: ["7H", "AH", "7D", "8D"]}
+    st = _to_play(hands, "9H")
+    st = act(st, 1, ("play", "9S"))
+    v = engine.view(st, 2)
+    assert sorted(a[1] for a in legal(v)) == ["10S", "7S", "KS"]  # F20: only spades
+    assert choose(v, "basic") == ["play", "10S"]
+    st = act(st, 2, ("play", "10S"))
+    v = engine.view(st, 3)
+    assert choose(v, "basic") == ["play", "8S"]
+    st = act(st, 3, ("play", "8S"))
+    v = engine.view(st, 0)
+    assert sorted(a[1] for a in legal(v)) == ["7H", "AH"]  # F20: void, must trump
+    assert choose(v, "basic") == ["play", "7H"]
+    st = act(st, 0, ("play", "7H"))
+    assert st.deal.last_winner == 0  # F21: the trump wins
+
+
+def test_basic_plays_lowest_card_when_it_cannot_win_F20():
+    """F20: ♦A led; seat 2 holds ♦7 ♦10 and cannot beat the ace: it plays ♦7, its lowest."""
+    hands = {1: ["AD", "9S", "KD", "QD"], 2: ["7D", "10D", "KS", "8C"], 3: ["8S", "9C", "10C", "JC"],
+             0: ["7H", "AH", "8D", "9D"]}
+    st = _to_play(hands, "9H")
+    st = act(st, 1, ("play", "AD"))
+    v = engine.view(st, 2)
+    assert trick_best(v["trick"], v["trump"]) == "AD"
+    assert choose(v, "basic") == ["play", "7D"]
+
+
+def test_basic_leads_its_strongest_card_F19():
+    """F19: the frapper leads; basic leads its strongest card (a trump beats any ace)."""
+    hands = {1: ["AD", "KH", "KD", "QD"], 2: ["7D", "10D", "KS", "8C"], 3: ["8S", "9C", "10C", "JC"],
+             0: ["7H", "AH", "8D", "9D"]}
+    st = _to_play(hands, "9H")
+    assert choose(engine.view(st, 1), "basic") == ["play", "KH"]
+
+
+def test_trick_best_follows_F21():
+    """F21: the highest trump wins; if no trump, the highest card of the suit led."""
+    assert trick_best([[0, "9S"], [1, "AS"], [2, "KD"]], "H") == "AS"
+    assert trick_best([[0, "9S"], [1, "AS"], [2, "7H"]], "H") == "7H"
+    assert trick_best([[0, "9S"], [1, "AD"]], "H") == "9S"
+    assert trick_best([], "H") is None
+
+
+# --- whole matches: every choice legal, every game -------------------------------------------
+
+def _play_match(game, players, level, seed, deals):
+    st = engine.new_match(game, players)
+    bots = [Strategy(level, seed=seed * 100 + s) for s in range(players)]
+    rng = random.Random(seed)
+    pack = engine.pack(st)
+    actions = 0
+    for _ in range(deals):
+        if st.phase == engine.OVER:
+            break
+        deck = pack[:]
+        rng.shuffle(deck)
+        st, _ = engine.start_deal(st, deck, 0 if st.dealer is None else None)
+        while st.phase == engine.DEAL:
+            seat = st.to_act[0]
+            v = engine.view(st, seat)
+            a = bots[seat].choose(v)
+            assert a in legal(v)
+            st, _ = engine.apply(st, seat, a)  # raises RuleError if the bot broke a rule
+            actions += 1
+            assert actions < 100_000
+    return st
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("players", [2, 4, 7, 12])
+def test_bots_play_frap_matches_to_the_end_F1_F6(level, players):
+    """F1/F6: 2–12 players, ten deals; every choice is accepted by the engine and the balances
+    plus the pot sum to 0."""
+    st = _play_match("frap", players, level, seed=players, deals=10)
+    assert st.deal_no == 10 and st.phase == engine.BETWEEN
+    assert sum(st.balances) + st.pot == 0
+
+
+def test_bots_play_every_registered_game(registry):
+    """Issue #5 item 4: random and basic play every installed game (variants included) from the
+    view alone, only ever choosing listed actions the engine accepts."""
+    for name, (spec, _info) in sorted(registry.games.items()):
+        for level in LEVELS:
+            for players in sorted({spec.min_players, spec.max_players}):
+                st = _play_match(name, players, level, seed=players, deals=3)
+                assert st.deal_no >= 1, (name, level, players)
+
+
+def test_basic_generic_play_without_the_plugin():
+    """A game the bot does not know: the generic path plays the lowest winning card (highest
+    trump, else highest of the suit led) and picks an unknown verb at random among the legal ones."""
+    view = {"game": "mystery", "hand": ["7S", "QS", "KS", "2H"], "trump": "H", "phase": "play",
+            "trick": [[0, "10S"], [1, "JS"]],
+            "actions": [{"action": ["play", c], "label": c} for c in ("7S", "QS", "KS")]}
+    assert choose(view, "basic") == ["play", "QS"]
+    view["trick"] = [[0, "10S"], [1, "3H"]]
+    assert choose(view, "basic") == ["play", "7S"]
+    odd = {"game": "mystery", "hand": ["7S"], "actions": [{"action": ["wobble"], "label": "Wobble"},
+                                                          {"action": ["jiggle", 2], "label": "Jiggle"}]}
+    picks = {tuple(Strategy("basic", seed=s).choose(odd)) for s in range(20)}
+    assert picks == {("wobble",), ("jiggle", 2)}
+    bid = {"game": "mystery", "hand": ["AS", "AH", "KH", "QH", "7C"],
+           "actions": [{"action": ["bid", n], "label": str(n)} for n in (2, 3, 4)] + [{"action": ["pass"], "label": "Pass"}]}
+    # two aces, a guarded king (0.5) and a long heart suit (+1): 3 tricks
+    assert choose(bid, "basic") == ["bid", 3]
+    bid["hand"] = ["7S", "8H", "9C", "10D", "JS"]
+    assert choose(bid, "basic") == ["pass"]
