@@ -1,0 +1,590 @@
+"""Frak You (Фрак Ю), a shedding game played with tricks, as a frapnet game plugin.
+
+Implements rules K1–K12 of the rule book (../shared/spec/rules-frak-you.md; for players:
+docs/rules/frak_you.md) through the same hooks as Frap (frapnet/games/frap.py): dealing
+(K2), passing (K3), the first lead (K4), play (K5), trick-winning (K6–K8), the trick pile
+(K9, K10), going out (K11) and scoring in penalty points (K12). Every refusal names its rule ID
+as record-format.md ("Which rule an error names") prescribes.
+
+Seats are 0…n−1 clockwise; the player on a seat's left is the next seat clockwise (s + 1), the
+right-hand neighbour is s − 1. The ledger is ``"points"``: ``state.balances[s]`` is seat s's
+penalty points (one per lost deal, K12). Pure: no I/O, no Twisted.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from frapnet.cards import card_key, format_card, pack as make_pack, SUIT_SYMBOLS
+from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
+from frapnet.errors import RuleError
+from frapnet.hookspecs import hookimpl
+
+PLUGIN_NAME = "frak_you"
+FRAPNET_API = 1
+
+# Deal phases
+PASS, PLAY, DONE = "pass", "play", "done"
+
+PASS_COUNT = 3  # K3: each player passes three cards
+TWO_OF_CLUBS, THREE_OF_CLUBS, ACE_OF_SPADES = "2C", "3C", "AS"
+
+VERBS = {"pass_cards": ARG_CARDS, "play": ARG_CARD}
+
+OPTIONS = (
+    OptionSpec("passing", "right", "choice", "K3",
+               "right: every deal, three cards to the right-hand neighbour (SK); rotate: left, right, "
+               "across, no pass, then again (P; across becomes no pass with an odd number of players)",
+               choices=("right", "rotate")),
+    OptionSpec("first_lead", "left_of_dealer", "choice", "K4",
+               "left_of_dealer: the player left of the dealer leads any card (SK); two_of_clubs: the "
+               "holder of 2♣ leads it (P; if 2♣ was set aside, left of the dealer leads any card)",
+               choices=("left_of_dealer", "two_of_clubs")),
+    OptionSpec("pile", "second_in_row", "choice", "K9",
+               "second_in_row: winning two tricks in a row swaps the previous trick into your hand (SK); "
+               "any_win: any later win by a player with a trick in front of them swaps (P)",
+               choices=("second_in_row", "any_win")),
+    OptionSpec("loss_limit", 5, "int", "K12",
+               "the match ends after the deal in which some player reaches this many penalty points",
+               check=lambda v: v >= 1, check_doc="a whole number of penalty points, at least 1"),
+)
+
+SPEC = GameSpec(
+    name="frak_you", title="Frak You", min_players=3, max_players=5, players_rule="K1", options=OPTIONS,
+    verbs=VERBS, dealer_rule="K2", match_rule="K12", ledger="points",
+    summary="Shed your cards; winning two tricks in a row hands you the old one back. "
+            "The last two players left lose a point.",
+)
+
+_VAL = {r: i for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
+_DIRECTION_OFFSET = {"left": 1, "right": -1, "across": 2}
+
+
+def pass_direction(players: int, passing: str, deal_index: int) -> str | None:
+    """K3: where this deal's three cards go: ``"left"`` (seat s → s + 1), ``"right"`` (s → s − 1),
+    ``"across"`` (s → s + 2), or None for a deal without passing.
+
+    ``deal_index`` counts deals from the match's first (0-based). ``passing`` is the option:
+    ``"right"`` every deal (SK), or ``"rotate"`` — left, right, across, none, repeating (P);
+    across becomes no pass with an odd number of players.
+    """
+    if passing == "right":
+        return "right"
+    k = deal_index % 4
+    if k == 0:
+        return "left"
+    if k == 1:
+        return "right"
+    if k == 2:
+        return "across" if players % 2 == 0 else None
+    return None
+
+
+class FrakDeal:
+    """The state of one Frak You deal (mutable; the engine clones it before each action).
+
+    - ``hands[s]``: seat s's cards (canonical strings; during passing without the three chosen).
+    - ``set_aside``: the 52 mod n cards left over by K2, face down, out of play (never shown).
+    - ``direction``: ``"left"``/``"right"``/``"across"`` or None (K3); ``chosen[s]``: the three
+      cards seat s has chosen to pass (tuple) or None; ``received[s]``: what s was passed.
+    - ``active[s]``: still in the deal (False once gone out, K11); ``out_order``: groups of seats
+      in the order they went out (each group a sorted list); ``losers``: set when the deal ends.
+    - ``trick``: ``[(seat, card), …]`` of the trick in progress, lead first; ``piles[s]``: the
+      tricks face down in front of s (each a tuple of cards, latest last; K9);
+      ``last_winner``/``last_laid``: who won the previous trick and whether it went onto the pile
+      (False when K10 put it into the hand).
+    - ``led``: whether any card has been played in this deal (K4 governs the first lead);
+      ``must_lead``: ``"2C"`` when the first lead must be the 2♣ (option two_of_clubs).
+    """
+
+    __slots__ = ("n", "dealer", "hand_size", "set_aside", "hands", "phase", "direction", "chosen", "received",
+                 "active", "out_order", "losers", "trick", "leader", "turn", "piles", "last_winner", "last_laid",
+                 "last_trick", "played", "led", "must_lead", "outcome")
+
+    def clone(self) -> "FrakDeal":
+        """A copy sharing nothing mutable (tuples are shared)."""
+        new = FrakDeal.__new__(FrakDeal)
+        new.n = self.n
+        new.dealer = self.dealer
+        new.hand_size = self.hand_size
+        new.set_aside = self.set_aside
+        new.hands = [h[:] for h in self.hands]
+        new.phase = self.phase
+        new.direction = self.direction
+        new.chosen = self.chosen[:]
+        new.received = self.received[:]
+        new.active = self.active[:]
+        new.out_order = self.out_order[:]
+        new.losers = self.losers
+        new.trick = self.trick[:]
+        new.leader = self.leader
+        new.turn = self.turn
+        new.piles = [p[:] for p in self.piles]
+        new.last_winner = self.last_winner
+        new.last_laid = self.last_laid
+        new.last_trick = self.last_trick
+        new.played = self.played
+        new.led = self.led
+        new.must_lead = self.must_lead
+        new.outcome = self.outcome
+        return new
+
+    def __eq__(self, other):
+        if not isinstance(other, FrakDeal):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None
+
+    def cards_in_play(self) -> int:
+        """Every card of the deal still accounted for: hands, chosen, trick, piles, set aside (= 52)."""
+        return (sum(map(len, self.hands)) + sum(len(c) for c in self.chosen if c) + len(self.trick)
+                + sum(len(t) for p in self.piles for t in p) + len(self.set_aside))
+
+
+# --- registration, options, pack (K1) -----------------------------------------------------------
+
+@hookimpl
+def frapnet_register_games(register):
+    register(SPEC)
+
+
+@hookimpl
+def frapnet_validate_options(spec, players, options):
+    """Every option is checked by its OptionSpec (K3, K4, K9, K12); nothing depends on two."""
+    return options
+
+
+@hookimpl
+def frapnet_pack(state):
+    """K1: one 52-card pack, ace high."""
+    return make_pack(52)
+
+
+# --- dealing (K2, K3, K4) -----------------------------------------------------------------------
+
+@hookimpl
+def frapnet_deal(state, deck, dealer):
+    """K2: deck[k], k < n·⌊52/n⌋, goes to seat (dealer + 1 + k) mod n; the rest is set aside."""
+    n = state.players
+    size = 52 // n
+    d = FrakDeal.__new__(FrakDeal)
+    d.n = n
+    d.dealer = dealer
+    d.hand_size = size
+    hands = [[] for _ in range(n)]
+    for k in range(size * n):
+        hands[(dealer + 1 + k) % n].append(deck[k])
+    d.hands = hands
+    d.set_aside = tuple(deck[size * n:])
+    d.direction = pass_direction(n, state.options["passing"], state.deal_no - 1)
+    d.chosen = [None] * n
+    d.received = [None] * n
+    d.active = [True] * n
+    d.out_order = []
+    d.losers = None
+    d.trick = []
+    d.leader = None
+    d.turn = None
+    d.piles = [[] for _ in range(n)]
+    d.last_winner = None
+    d.last_laid = False
+    d.last_trick = None
+    d.played = 0
+    d.led = False
+    d.must_lead = None
+    d.outcome = None
+    state.deal = d
+    events = [{"type": "deal", "dealer": dealer, "deal_no": state.deal_no, "hand_size": size,
+               "set_aside": len(d.set_aside), "passing": d.direction}]
+    if d.direction is not None:
+        d.phase = PASS
+        state.to_act = tuple(range(n))  # K3: everybody chooses at once
+        return events
+    return events + _start_play(state, d)
+
+
+def _start_play(state, d):
+    """K4: the player left of the dealer leads any card; or (two_of_clubs) the holder of 2♣ leads it."""
+    d.phase = PLAY
+    leader = (d.dealer + 1) % d.n
+    if state.options["first_lead"] == "two_of_clubs":
+        for s, hand in enumerate(d.hands):
+            if TWO_OF_CLUBS in hand:
+                leader = s
+                d.must_lead = TWO_OF_CLUBS
+                break
+    d.leader = d.turn = leader
+    state.to_act = (leader,)
+    return [{"type": "play_starts", "leader": leader, "must_lead": d.must_lead}]
+
+
+# --- legal actions ------------------------------------------------------------------------------
+
+def _playable(d, hand):
+    """K4/K5: the first lead (2♣ if it must be led), else follow the suit led if able."""
+    if not d.led and d.must_lead:
+        return [d.must_lead]
+    if d.trick:
+        led = d.trick[0][1][-1]
+        same = [c for c in hand if c[-1] == led]
+        if same:
+            return same
+    return hand
+
+
+@hookimpl
+def frapnet_legal_actions(state, seat):
+    d = state.deal
+    if d.phase == PASS:
+        if d.chosen[seat] is not None:
+            return []
+        return [("pass_cards", c) for c in combinations(sorted(d.hands[seat], key=card_key), PASS_COUNT)]
+    if d.phase == PLAY and seat == d.turn:
+        return [("play", c) for c in sorted(_playable(d, d.hands[seat]), key=card_key)]
+    return []
+
+
+# --- applying actions ---------------------------------------------------------------------------
+
+def _sym(card):
+    return format_card(card, symbols=True)
+
+
+def _syms(cards):
+    return " ".join(_sym(c) for c in cards)
+
+
+@hookimpl
+def frapnet_apply_action(state, seat, action):
+    d = state.deal
+    verb = action[0]
+    if d.phase == PASS:
+        if d.chosen[seat] is not None:
+            raise RuleError("K3", f"seat {seat} has already chosen the cards to pass; waiting for "
+                                  f"seat(s) {', '.join(map(str, state.to_act))}")
+        if verb != "pass_cards":
+            raise RuleError("K3", "every player first chooses three cards to pass")
+        return _pass_cards(state, d, seat, action[1])
+    if not d.active[seat]:
+        raise RuleError("K11", f"seat {seat} has gone out of this deal")
+    phase_rule = "K5" if d.led else "K4"
+    if seat != d.turn:
+        what = "lead" if not d.trick else "play"
+        raise RuleError(phase_rule, f"it is seat {d.turn}'s turn to {what}, not seat {seat}'s")
+    if verb == "pass_cards":
+        if d.direction is None:
+            raise RuleError("K3", "no cards are passed on this deal")
+        raise RuleError(phase_rule, "the cards have already been passed; play a card")
+    if verb != "play":
+        raise RuleError(phase_rule, f"{verb!r} is not allowed now")
+    return _play(state, d, seat, action[1])
+
+
+def _pass_cards(state, d, seat, cards):
+    """K3: choose three cards face down; the exchange happens when the last player has chosen."""
+    if len(cards) != PASS_COUNT:
+        raise RuleError("K3", f"pass exactly three cards, not {len(cards)}")
+    if len(set(cards)) != PASS_COUNT:
+        raise RuleError("K3", "the same card is named twice")
+    hand = d.hands[seat]
+    for c in cards:
+        if c not in hand:
+            raise RuleError("K3", f"seat {seat} does not hold {_sym(c)}")
+    for c in cards:
+        hand.remove(c)
+    d.chosen[seat] = tuple(cards)
+    state.to_act = tuple(s for s in state.to_act if s != seat)
+    events = [{"type": "pass_chosen", "seat": seat}]
+    if state.to_act:
+        return events
+    off = _DIRECTION_OFFSET[d.direction]
+    n = d.n
+    for s in range(n):
+        to = (s + off) % n
+        d.hands[to].extend(d.chosen[s])
+        d.received[to] = d.chosen[s]
+    d.chosen = [None] * n
+    events.append({"type": "exchange", "direction": d.direction})
+    return events + _start_play(state, d)
+
+
+def _next_active(d, seat):
+    n = d.n
+    s = (seat + 1) % n
+    while not d.active[s]:
+        s = (s + 1) % n
+    return s
+
+
+def _play(state, d, seat, card):
+    hand = d.hands[seat]
+    if card not in hand:
+        raise RuleError("K5", f"seat {seat} does not hold {_sym(card)}")
+    if not d.led and d.must_lead and card != d.must_lead:
+        raise RuleError("K4", f"the holder of {_sym(d.must_lead)} must lead it")
+    if d.trick:
+        led = d.trick[0][1][-1]
+        if card[-1] != led and any(c[-1] == led for c in hand):
+            raise RuleError("K5", f"must follow suit {SUIT_SYMBOLS[led]}")
+    hand.remove(card)
+    d.led = True
+    d.trick.append((seat, card))
+    events = [{"type": "play", "seat": seat, "card": card}]
+    if len(d.trick) < sum(d.active):
+        d.turn = _next_active(d, seat)
+        state.to_act = (d.turn,)
+        return events
+    return events + _end_trick(state, d)
+
+
+def _end_trick(state, d):
+    """K6–K8 (who wins, through the trick-winning hook), K9/K10 (where it goes), K11 (going out)."""
+    trick = d.trick
+    winner = state.rules.trick_winner(state, trick)
+    cards = tuple(c for _, c in trick)
+    d.played += 1
+    hand = d.hands[winner]
+    pile = d.piles[winner]
+    if not hand:  # K10: a winner with no cards takes the trick into hand; the pile stays
+        hand.extend(cards)
+        dest = "hand"
+        laid = False
+    else:
+        if state.options["pile"] == "any_win":  # K9 (P): any later win swaps
+            swap = bool(pile)
+        else:  # K9 (SK): a second trick in a row swaps
+            swap = d.last_winner == winner and d.last_laid
+        if swap:
+            hand.extend(pile[-1])
+            pile[-1] = cards
+            dest = "swap"
+        else:
+            pile.append(cards)
+            dest = "pile"
+        laid = True
+    d.last_winner = winner
+    d.last_laid = laid
+    d.last_trick = [list(t) for t in trick]
+    d.trick = []
+    events = [{"type": "trick", "winner": winner, "cards": [list(t) for t in trick], "number": d.played,
+               "to": dest}]
+    # K11: a player with no cards after a trick they did not win goes out
+    gone = sorted(s for s, _ in trick if s != winner and not d.hands[s])
+    if gone:
+        for s in gone:
+            d.active[s] = False
+        d.out_order.append(gone)
+        events.append({"type": "out", "seats": gone})
+    left = [s for s in range(d.n) if d.active[s]]
+    if len(left) <= 2:  # K11: the last two (or the last one) lose the deal
+        d.losers = left
+        d.phase = DONE
+        d.turn = None
+        d.outcome = "played"
+        state.to_act = ()
+        state.deal_over = True
+        return events
+    d.leader = d.turn = winner  # K10/K9: the winner leads the next trick
+    state.to_act = (winner,)
+    return events
+
+
+# --- trick-winning (K6, K7, K8) -----------------------------------------------------------------
+
+@hookimpl
+def frapnet_trick_winner(state, trick):
+    """Return the seat winning ``trick`` (``[(seat, card), …]``, the lead first).
+
+    K7: the 3♣ wins any trick it is in, unless the A♠ is in the same trick. K8: the card played
+    immediately after the A♠ counts as the lowest card and cannot win (an A♠ played last affects
+    nothing; otherwise it is an ordinary ace). K6: else the highest card of the suit led wins.
+    """
+    ace = -1
+    three = None
+    for i, (seat, card) in enumerate(trick):
+        if card == ACE_OF_SPADES:
+            ace = i
+        elif card == THREE_OF_CLUBS:
+            three = seat
+    if three is not None and ace < 0:
+        return three
+    muted = ace + 1 if ace >= 0 else -1
+    led = trick[0][1][-1]
+    best_seat, best = trick[0]
+    for i in range(1, len(trick)):
+        if i == muted:
+            continue
+        seat, card = trick[i]
+        if card[-1] == led and _VAL[card[:-1]] > _VAL[best[:-1]]:
+            best_seat, best = seat, card
+    return best_seat
+
+
+# --- scoring (K11, K12) -------------------------------------------------------------------------
+
+def _order(d):
+    """The report's ``order``: groups in the order they went out; a tie as a sorted list, one seat as a number."""
+    return [g[0] if len(g) == 1 else list(g) for g in d.out_order]
+
+
+def _report(state, d):
+    return {
+        "dealer": d.dealer, "outcome": d.outcome or "unfinished", "order": _order(d),
+        "losers": list(d.losers) if d.losers is not None else [],
+        "points": state.balances[:], "passing": d.direction,
+        "tricks": [len(p) for p in d.piles],
+    }
+
+
+@hookimpl
+def frapnet_settle(state):
+    """K12: each loser scores one penalty point; the match ends after the deal in which some
+    player reaches ``loss_limit`` (``state.match["over"]``; the fewest points win)."""
+    d = state.deal
+    for s in d.losers:
+        state.balances[s] += 1
+    if max(state.balances) >= state.options["loss_limit"]:
+        low = min(state.balances)
+        state.match = dict(state.match, over=True, winners=[s for s, p in enumerate(state.balances) if p == low])
+    report = _report(state, d)
+    if state.match.get("over"):
+        report["match_over"] = True
+        report["winners"] = list(state.match["winners"])
+    return report
+
+
+@hookimpl
+def frapnet_deal_report(state):
+    return _report(state, state.deal)
+
+
+@hookimpl
+def frapnet_match_report(state):
+    """``{"points": [...]}``: penalty points per seat (K12)."""
+    return {"points": state.balances[:]}
+
+
+# --- views, labels, events ----------------------------------------------------------------------
+
+_PHASE = {
+    "en": {PASS: "passing three cards", PLAY: "play", DONE: "deal over"},
+    "ru": {PASS: "передача трёх карт", PLAY: "розыгрыш", DONE: "сдача окончена"},
+}
+
+
+@hookimpl
+def frapnet_view(state, seat, lang):
+    """What ``seat`` may know: its own hand and the cards it chose or received; for everyone,
+    counts of cards and of tricks in front of each seat, the trick, the last trick and who has
+    gone out. Never another hand, the cards others chose, pile contents or the set-aside cards."""
+    d = state.deal
+    me = seat is not None
+    seats = []
+    for s in range(d.n):
+        seats.append({
+            "seat": s, "declaration": None, "tricks": len(d.piles[s]), "cards": len(d.hands[s]),
+            "in_play": d.active[s], "out": not d.active[s],
+            "chosen": d.chosen[s] is not None if d.phase == PASS else None,
+            "loser": d.losers is not None and s in d.losers,
+        })
+    return {
+        "phase": d.phase, "phase_label": _PHASE.get(lang, _PHASE["en"])[d.phase],
+        "trump": None, "turn_up": None, "talon": 0, "set_aside": len(d.set_aside),
+        "hand": sorted(d.hands[seat], key=card_key) if me else None,
+        "hand_count": len(d.hands[seat]) if me else None,
+        "passing": d.direction,
+        "chosen": list(d.chosen[seat]) if me and d.chosen[seat] else None,
+        "received": list(d.received[seat]) if me and d.received[seat] else None,
+        "seats": seats, "trick": [list(t) for t in d.trick], "leader": d.leader,
+        "last_trick": d.last_trick, "last_winner": d.last_winner, "turn": d.turn,
+        "tricks_played": d.played, "must_lead": d.must_lead if not d.led else None,
+        "order": _order(d), "losers": list(d.losers) if d.losers is not None else None,
+        "points": state.balances[:], "loss_limit": state.options["loss_limit"],
+    }
+
+
+_LABELS = {
+    "en": {"pass_cards": "Pass {cards}", "play": "Play {card}"},
+    "ru": {"pass_cards": "Передать {cards}", "play": "Ход {card}"},
+}
+
+
+@hookimpl
+def frapnet_action_label(state, seat, action, lang):
+    labels = _LABELS.get(lang, _LABELS["en"])
+    if action[0] == "pass_cards":
+        return labels["pass_cards"].format(cards=_syms(action[1]))
+    return labels["play"].format(card=_sym(action[1]))
+
+
+_DIR = {
+    "en": {"left": "to the left", "right": "to the right", "across": "across", None: "no passing"},
+    "ru": {"left": "налево", "right": "направо", "across": "через одного", None: "без передачи"},
+}
+_EVENTS = {
+    "en": {
+        "deal": "{dealer} deals {hand_size} cards each ({set_aside} set aside); passing: {passing}",
+        "pass_chosen": "{who} has chosen three cards to pass",
+        "exchange": "Cards passed {passing}",
+        "play_starts": "{who} leads", "play_starts_2c": "{who} leads the 2♣",
+        "play": "{who} plays {card}",
+        "trick": {"pile": "{who} wins the trick with {card} and lays it face down",
+                  "swap": "{who} wins the trick with {card}: a second trick, so the previous one goes into their hand",
+                  "hand": "{who} wins the trick with {card} with no cards left and takes it into their hand"},
+        "out": "{who} out of cards: goes out",
+        "deal_end": "Deal over: {losers} lose (penalty points: {points})",
+        "match_over": " Match over: {winners} win.",
+    },
+    "ru": {
+        "deal": "Сдаёт {dealer}: по {hand_size} карт ({set_aside} в сторону); передача: {passing}",
+        "pass_chosen": "{who} выбирает три карты для передачи",
+        "exchange": "Карты переданы {passing}",
+        "play_starts": "Ходит {who}", "play_starts_2c": "{who} ходит с 2♣",
+        "play": "{who} ходит {card}",
+        "trick": {"pile": "{who} берёт взятку картой {card} и кладёт перед собой",
+                  "swap": "{who} берёт вторую взятку подряд картой {card}: прежняя взятка уходит в руку",
+                  "hand": "{who} берёт взятку картой {card} без карт на руках и забирает её в руку"},
+        "out": "{who} без карт: выбывает",
+        "deal_end": "Сдача окончена: проиграли {losers} (штрафные очки: {points})",
+        "match_over": " Партия окончена: выиграли {winners}.",
+    },
+}
+
+
+@hookimpl
+def frapnet_describe_event(state, event, names, lang):
+    """Frak You's events in plain words (English or Russian), e.g. "Olga wins the trick with Q♠ …"."""
+    t = _EVENTS.get(lang, _EVENTS["en"])
+    dirs = _DIR.get(lang, _DIR["en"])
+    kind = event.get("type")
+
+    def name(s):
+        return names[s] if isinstance(s, int) and 0 <= s < len(names) else "?"
+
+    def many(seats):
+        return ", ".join(name(s) for s in seats) or "—"
+
+    if kind == "deal":
+        return t["deal"].format(dealer=name(event["dealer"]), hand_size=event["hand_size"],
+                                set_aside=event["set_aside"], passing=dirs.get(event["passing"], ""))
+    if kind == "pass_chosen":
+        return t["pass_chosen"].format(who=name(event["seat"]))
+    if kind == "exchange":
+        return t["exchange"].format(passing=dirs.get(event["direction"], ""))
+    if kind == "play_starts":
+        return t["play_starts_2c" if event.get("must_lead") else "play_starts"].format(who=name(event["leader"]))
+    if kind == "play":
+        return t["play"].format(who=name(event["seat"]), card=_sym(event["card"]))
+    if kind == "trick":
+        win = [c for s, c in event["cards"] if s == event["winner"]][0]
+        return t["trick"][event["to"]].format(who=name(event["winner"]), card=_sym(win))
+    if kind == "out":
+        return t["out"].format(who=many(event["seats"]))
+    if kind == "deal_end":
+        r = event["report"]
+        text = t["deal_end"].format(losers=many(r["losers"]),
+                                    points=", ".join(f"{name(s)} {p}" for s, p in enumerate(r["points"])))
+        if r.get("match_over"):
+            text += t["match_over"].format(winners=many(r["winners"]))
+        return text
+    return None
