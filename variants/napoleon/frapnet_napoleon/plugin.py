@@ -1,0 +1,644 @@
+"""Napoleon (Клад Наполеона), a frapnet game plugin through the same hooks as Frap.
+
+Implements rules N1–N9 of the rule book (docs/rules/napoleon.md; ../shared/spec/rules-napoleon.md):
+2–6 players, 36 cards, five each; an auction where the dealer speaks first and alone may say
+``here`` (здесь); the declarer buys one card (or stands pat), leads, and the suit of that first
+lead is trump; play stops as soon as the contract is made or out of reach; payments of
+stake × tricks bid, and the treasure (клад, ``state.pot``) won or doubled by a bid "for Napoleon".
+
+Every check names its rule ID. Shapes: seats are 0…n−1 clockwise; amounts are whole chips;
+cards are canonical strings (``"10H"``). The ledger is "chips": ``sum(balances) + pot == 0``
+at every moment (N2, as F6). Pure: no I/O, no Twisted, no clock.
+"""
+from __future__ import annotations
+
+from frapnet.cards import SUIT_SYMBOLS, card_key, format_card, pack as make_pack, rank_value
+from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, GameSpec, OptionSpec
+from frapnet.errors import RuleError
+from frapnet.hookspecs import hookimpl
+
+from frapnet_napoleon import __version__  # noqa: F401  (shown by `frapnet plugins`)
+
+PLUGIN_NAME = "napoleon"
+FRAPNET_API = 1
+
+# Deal phases
+AUCTION, BUY, PLAY, DONE = "auction", "buy", "play", "done"
+PHASE_RULE = {AUCTION: "N4", BUY: "N5", PLAY: "N6", DONE: "record"}  # record-format.md, "Which rule an error names"
+
+HAND = 5             # N3: five cards each, so five tricks at most
+PACK_SIZE = 36       # N1: 6–A
+NAPOLEON = 6         # N4: the rank of a bid "for Napoleon", above a plain five (bids 1…5 rank as themselves)
+
+VERBS = {"bid": ARG_INT, "napoleon": None, "here": None, "pass": None, "buy": ARG_CARDS, "play": ARG_CARD}
+
+OPTIONS = (
+    OptionSpec("stake", 10, "int", "N2", "chips each player pays into the treasure at the start of every deal; "
+               "a contract of b tricks is worth stake × b from each other player",
+               check=lambda v: v > 0, check_doc="a positive whole number of chips"),
+)
+
+SPEC = GameSpec(
+    name="napoleon", title="Napoleon", min_players=2, max_players=6, players_rule="N1", options=OPTIONS,
+    verbs=VERBS, dealer_rule="N9", match_rule=None, ledger="chips",
+    summary="Five cards, bid the tricks you will take; the treasure grows until someone wins it "
+            "by taking all five \"for Napoleon\".",
+)
+
+
+def bid_value(rank: int | None):
+    """A bid rank as the record and reports write it: 1…5, or ``"napoleon"`` (rank 6); None stays None."""
+    if rank is None or rank == 0:
+        return None
+    return "napoleon" if rank == NAPOLEON else rank
+
+
+def tricks_needed(rank: int) -> int:
+    """N7/N8: the tricks a bid of this rank must take (a bid for Napoleon: all five)."""
+    return HAND if rank == NAPOLEON else rank
+
+
+class NapoleonDeal:
+    """The state of one Napoleon deal (mutable; the engine clones it before each action).
+
+    - ``n`` seats, ``dealer``; ``deck`` the whole pack as dealt (tuple, top first);
+      ``hands[s]`` seat s's cards; the talon is ``deck[talon_pos:]``, top first (N3).
+    - Auction (N4): ``active[s]`` (still in the auction), ``calls[s]`` (the seat's last call:
+      None, 1…5, ``"napoleon"``, ``"here"`` or ``"pass"``), ``top`` (rank 0 = no bid yet, 1…5,
+      6 = napoleon), ``holder`` (seat holding the top bid, or None).
+    - ``declarer`` and ``bid`` (rank) once the auction has ended; ``discard`` the declarer's
+      discarded card (N5; hidden from every other seat), ``bought`` True once ``buy`` is done.
+    - Play (N6): ``trump`` (suit letter of the first lead, None before it), ``trick`` (list of
+      ``(seat, card)``), ``leader``, ``tricks`` per seat, ``played`` (tricks complete),
+      ``last_trick``/``last_winner``.
+    - End: ``outcome`` (None while unfinished, ``"played"`` or ``"thrown_in"``), ``made``
+      (bool or None), ``payments`` (per seat, chips moved at settlement), ``to_treasure``.
+    """
+
+    __slots__ = ("n", "dealer", "deck", "talon_pos", "hands", "phase", "turn", "active", "calls", "top",
+                 "holder", "declarer", "bid", "discard", "bought", "trump", "trick", "leader", "tricks",
+                 "played", "last_trick", "last_winner", "outcome", "made", "payments", "to_treasure")
+
+    def clone(self) -> "NapoleonDeal":
+        """A copy sharing nothing mutable (tuples and strings are shared)."""
+        new = NapoleonDeal.__new__(NapoleonDeal)
+        new.n = self.n
+        new.dealer = self.dealer
+        new.deck = self.deck
+        new.talon_pos = self.talon_pos
+        new.hands = [h[:] for h in self.hands]
+        new.phase = self.phase
+        new.turn = self.turn
+        new.active = self.active[:]
+        new.calls = self.calls[:]
+        new.top = self.top
+        new.holder = self.holder
+        new.declarer = self.declarer
+        new.bid = self.bid
+        new.discard = self.discard
+        new.bought = self.bought
+        new.trump = self.trump
+        new.trick = self.trick[:]
+        new.leader = self.leader
+        new.tricks = self.tricks[:]
+        new.played = self.played
+        new.last_trick = self.last_trick
+        new.last_winner = self.last_winner
+        new.outcome = self.outcome
+        new.made = self.made
+        new.payments = self.payments
+        new.to_treasure = self.to_treasure
+        return new
+
+    def __eq__(self, other):
+        if not isinstance(other, NapoleonDeal):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None
+
+    @property
+    def talon(self) -> int:
+        """Cards left in the talon."""
+        return len(self.deck) - self.talon_pos
+
+
+# --- registration, options, pack (N1, N2) -----------------------------------------------------
+
+@hookimpl
+def frapnet_register_games(register):
+    register(SPEC)
+
+
+@hookimpl
+def frapnet_validate_options(spec, players, options):
+    """N1/N2: the per-option checks (OptionSpec) are all there is; the options are used as given."""
+    return options
+
+
+@hookimpl
+def frapnet_pack(state):
+    """N1: 36 cards, 6 to ace in each suit."""
+    return make_pack(PACK_SIZE)
+
+
+# --- dealing (N2, N3) ---------------------------------------------------------------------------
+
+@hookimpl
+def frapnet_deal(state, deck, dealer):
+    """N2: every player pays one stake into the treasure; N3: five cards each, one at a time,
+    clockwise from the dealer's left (``deck[k]``, k < 5n, to seat (dealer + 1 + k) mod n); the
+    rest is the talon. N4: the dealer speaks first."""
+    n = state.players
+    stake = state.options["stake"]
+    b = state.balances
+    for i in range(n):  # N2
+        b[i] -= stake
+    state.pot += stake * n
+    d = NapoleonDeal.__new__(NapoleonDeal)
+    d.n = n
+    d.dealer = dealer
+    d.deck = tuple(deck)
+    hands = [[] for _ in range(n)]
+    for k in range(HAND * n):  # N3
+        hands[(dealer + 1 + k) % n].append(deck[k])
+    d.hands = hands
+    d.talon_pos = HAND * n
+    d.phase = AUCTION
+    d.turn = dealer  # N4: the dealer speaks first
+    d.active = [True] * n
+    d.calls = [None] * n
+    d.top = 0
+    d.holder = None
+    d.declarer = None
+    d.bid = None
+    d.discard = None
+    d.bought = False
+    d.trump = None
+    d.trick = []
+    d.leader = None
+    d.tricks = [0] * n
+    d.played = 0
+    d.last_trick = None
+    d.last_winner = None
+    d.outcome = None
+    d.made = None
+    d.payments = None
+    d.to_treasure = 0
+    state.deal = d
+    state.to_act = (dealer,)
+    return [{"type": "deal", "dealer": dealer, "deal_no": state.deal_no, "stake": stake, "pot": state.pot,
+             "talon": d.talon}]
+
+
+# --- legal actions ------------------------------------------------------------------------------
+
+def _follow_cards(d, hand):
+    """N6: cards of the suit led; if void, trumps; otherwise any card. The first lead is free."""
+    trick = d.trick
+    if not trick:
+        return hand
+    led = trick[0][1][-1]
+    same = [c for c in hand if c[-1] == led]
+    if same:
+        return same
+    trump = d.trump
+    trumps = [c for c in hand if c[-1] == trump]
+    return trumps or hand
+
+
+@hookimpl
+def frapnet_legal_actions(state, seat):
+    """Every action ``seat`` may take now: auction calls (N4), the declarer's buy (N5) or the
+    cards it may play (N6); ``[]`` when it is not the seat's turn."""
+    d = state.deal
+    if seat != d.turn:
+        return []
+    ph = d.phase
+    if ph == PLAY:
+        return [("play", c) for c in sorted(_follow_cards(d, d.hands[seat]), key=card_key)]
+    if ph == AUCTION:
+        top = d.top
+        out = [("bid", k) for k in range(top + 1, HAND + 1)]
+        if top < NAPOLEON:
+            out.append(("napoleon",))
+        if seat == d.dealer and d.holder is not None and d.holder != seat:
+            out.append(("here",))
+        out.append(("pass",))
+        return out
+    if ph == BUY:
+        return [("buy", ())] + [("buy", (c,)) for c in sorted(d.hands[seat], key=card_key)]
+    return []
+
+
+# --- applying actions ---------------------------------------------------------------------------
+
+def _sym(card):
+    return format_card(card, symbols=True)
+
+
+def _bid_text(rank):
+    return "napoleon" if rank == NAPOLEON else str(rank)
+
+
+@hookimpl
+def frapnet_apply_action(state, seat, action):
+    """Apply ``action`` by ``seat``; raises RuleError naming N4 (auction), N5 (buying) or N6
+    (play) for a seat not to act, a verb the phase does not allow, or a call the rule forbids."""
+    d = state.deal
+    ph = d.phase
+    verb = action[0]
+    if ph == DONE:
+        raise RuleError("record", "the deal has ended")
+    if seat != d.turn:
+        raise RuleError(PHASE_RULE[ph], f"it is seat {d.turn}'s turn ({_PHASE_EN[ph]}), not seat {seat}'s")
+    if ph == AUCTION:
+        if verb not in ("bid", "napoleon", "here", "pass"):
+            raise RuleError("N4", f"{verb!r} is not allowed during the auction: bid, napoleon, here or pass")
+        events = _auction(state, d, seat, action)
+    elif ph == BUY:
+        if verb != "buy":
+            raise RuleError("N5", f"the declarer must buy (one card, or none to stand pat) before the first lead, "
+                                  f"not {verb!r}")
+        events = _buy(state, d, seat, action)
+    else:
+        if verb != "play":
+            raise RuleError("N6", f"{verb!r} is not allowed during play")
+        events = _play(state, d, seat, action)
+    state.to_act = (d.turn,) if d.turn is not None else ()
+    return events
+
+
+def _auction(state, d, seat, action):
+    """N4: bid higher, bid for Napoleon, ``here`` (the dealer alone), or pass."""
+    verb = action[0]
+    if verb == "pass":
+        d.active[seat] = False
+        d.calls[seat] = "pass"
+        events = [{"type": "bid", "seat": seat, "bid": "pass"}]
+    elif verb == "here":
+        if seat != d.dealer:
+            raise RuleError("N4", f"only the dealer (seat {d.dealer}) may say here; seat {seat} must bid higher or pass")
+        if d.holder is None:
+            raise RuleError("N4", "there is no bid to take: here takes the current top bid")
+        if d.holder == seat:
+            raise RuleError("N4", "the dealer already holds the top bid; here is not allowed")
+        d.holder = seat
+        d.calls[seat] = "here"
+        events = [{"type": "bid", "seat": seat, "bid": "here", "top": bid_value(d.top)}]
+    else:
+        if verb == "napoleon":
+            rank = NAPOLEON
+        else:
+            rank = action[1]
+            if not 1 <= rank <= HAND:
+                raise RuleError("N4", f"a bid is a number of tricks from 1 to 5, not {rank}")
+        if rank <= d.top:
+            raise RuleError("N4", f"a bid must be higher than the top bid ({_bid_text(d.top)}): "
+                                  + ("nothing ranks above napoleon" if d.top == NAPOLEON
+                                     else "bid more tricks, napoleon, or pass"))
+        d.top = rank
+        d.holder = seat
+        d.calls[seat] = bid_value(rank)
+        events = [{"type": "bid", "seat": seat, "bid": bid_value(rank)}]
+    return events + _next_speaker(state, d, seat)
+
+
+def _next_speaker(state, d, seat):
+    """N4: clockwise among players still in; the auction ends when all but one have passed and
+    that one holds the top bid (the declarer), or when everybody has passed without a bid."""
+    n = d.n
+    active = d.active
+    left = [s for s in range(n) if active[s]]
+    if not left:  # N4: nobody bid at all — thrown in; the treasure stays
+        d.phase = DONE
+        d.turn = None
+        d.outcome = "thrown_in"
+        state.deal_over = True
+        return [{"type": "thrown_in", "pot": state.pot}]
+    if len(left) == 1:
+        last = left[0]
+        if d.holder == last:  # N4: the declarer
+            d.declarer = last
+            d.bid = d.top
+            d.phase = BUY
+            d.turn = last
+            return [{"type": "declarer", "seat": last, "bid": bid_value(d.top), "talon": d.talon}]
+        d.turn = last  # N4: every player speaks at least once — the last may still bid
+        return []
+    s = (seat + 1) % n
+    while not active[s]:
+        s = (s + 1) % n
+    d.turn = s
+    return []
+
+
+def _buy(state, d, seat, action):
+    """N5: discard at most one card face down, then take the top card of the talon."""
+    cards = action[1]
+    hand = d.hands[seat]
+    if len(cards) > 1:
+        raise RuleError("N5", f"the declarer may exchange one card only, not {len(cards)}")
+    for c in cards:
+        if c not in hand:
+            raise RuleError("N5", f"seat {seat} does not hold {_sym(c)}")
+    if cards:
+        hand.remove(cards[0])
+        d.discard = cards[0]
+        hand.append(d.deck[d.talon_pos])
+        d.talon_pos += 1
+    d.bought = True
+    d.phase = PLAY
+    d.leader = seat  # N6: the declarer leads
+    d.turn = seat
+    return [{"type": "buy", "seat": seat, "count": len(cards), "talon": d.talon}]
+
+
+def _play(state, d, seat, action):
+    """N6: follow suit, else trump, else any card; the first lead names trump. N7: early end."""
+    card = action[1]
+    hand = d.hands[seat]
+    if card not in hand:
+        raise RuleError("N6", f"seat {seat} does not hold {_sym(card)}")
+    trick = d.trick
+    events = []
+    if trick:
+        led = trick[0][1][-1]
+        suit = card[-1]
+        if suit != led:
+            if any(c[-1] == led for c in hand):
+                raise RuleError("N6", f"must follow suit {SUIT_SYMBOLS[led]}")
+            if suit != d.trump and any(c[-1] == d.trump for c in hand):
+                raise RuleError("N6", f"void in {SUIT_SYMBOLS[led]}: must play a trump {SUIT_SYMBOLS[d.trump]}")
+    elif d.trump is None:  # N6: the suit of the declarer's first lead is trump
+        d.trump = card[-1]
+        events.append({"type": "trump", "seat": seat, "suit": d.trump})
+    hand.remove(card)
+    trick.append((seat, card))
+    events.insert(0, {"type": "play", "seat": seat, "card": card})
+    n = d.n
+    if len(trick) < n:  # N6: everybody plays, passed players included
+        d.turn = (seat + 1) % n
+        return events
+    winner = state.rules.trick_winner(state, trick)
+    d.tricks[winner] += 1
+    d.played += 1
+    d.last_trick = [list(t) for t in trick]
+    d.last_winner = winner
+    d.trick = []
+    events.append({"type": "trick", "winner": winner, "cards": [list(t) for t in trick], "number": d.played})
+    need = tricks_needed(d.bid)
+    took = d.tricks[d.declarer]
+    if took >= need or took + (HAND - d.played) < need:  # N7: made, or out of reach
+        d.phase = DONE
+        d.turn = None
+        d.leader = None
+        d.outcome = "played"
+        d.made = took >= need
+        state.deal_over = True
+        if d.played < HAND:
+            events.append({"type": "early_end", "seat": d.declarer, "made": d.made, "tricks": took,
+                           "played": d.played})
+    else:
+        d.leader = winner
+        d.turn = winner
+    return events
+
+
+# --- trick-winning (N6) -------------------------------------------------------------------------
+
+@hookimpl
+def frapnet_trick_winner(state, trick):
+    """N6 (ace high, N1): the highest trump wins; if no trump was played, the highest card of
+    the suit led. ``trick`` is a list of ``(seat, card)``, the lead first; returns the seat."""
+    trump = state.deal.trump
+    led = trick[0][1][-1]
+    best_seat, best = trick[0]
+    best_trump = best[-1] == trump
+    for seat, card in trick[1:]:
+        s = card[-1]
+        if s == trump:
+            if not best_trump or rank_value(card) > rank_value(best):
+                best_seat, best, best_trump = seat, card, True
+        elif not best_trump and s == led and rank_value(card) > rank_value(best):
+            best_seat, best = seat, card
+    return best_seat
+
+
+# --- settlement (N8) ----------------------------------------------------------------------------
+
+@hookimpl
+def frapnet_settle(state):
+    """N8: made — every other player pays the declarer stake × bid; failed — the declarer pays
+    every other player stake × bid and stake × bid more into the treasure. Napoleon made: also
+    the whole treasure; napoleon failed: instead of stake × 5 into the treasure, as much as it
+    holds (doubling it). The treasure meant is the one at settlement, this deal's stakes included.
+    A thrown-in deal moves nothing (the treasure stays). Returns the deal report."""
+    d = state.deal
+    n = d.n
+    pay = [0] * n
+    to_treasure = 0
+    if d.outcome == "played":
+        decl = d.declarer
+        amount = state.options["stake"] * tricks_needed(d.bid)
+        sign = 1 if d.made else -1
+        for s in range(n):
+            if s != decl:
+                pay[s] -= sign * amount
+                pay[decl] += sign * amount
+        if d.bid == NAPOLEON:
+            to_treasure = -state.pot if d.made else state.pot
+        elif not d.made:
+            to_treasure = amount
+        pay[decl] -= to_treasure
+        b = state.balances
+        for s in range(n):
+            b[s] += pay[s]
+        state.pot += to_treasure
+    d.payments = pay
+    d.to_treasure = to_treasure
+    return _report(state, d)
+
+
+def _report(state, d):
+    """The per-deal report of ``frapnet replay --json`` (rules-napoleon.md): dealer, outcome,
+    declarer, bid (1–5 or "napoleon"), trump (suit letter) and tricks per seat; plus extras."""
+    thrown = d.outcome == "thrown_in"
+    return {
+        "dealer": d.dealer,
+        "outcome": d.outcome or "unfinished",
+        "declarer": None if thrown else d.declarer,
+        "bid": None if thrown else bid_value(d.bid),
+        "trump": None if thrown else d.trump,
+        "tricks": [0] * d.n if thrown else d.tricks[:],
+        "made": d.made,
+        "payments": d.payments[:] if d.payments else [0] * d.n,
+        "to_treasure": d.to_treasure,
+        "pot_after": state.pot,
+        "balances": state.balances[:],
+    }
+
+
+@hookimpl
+def frapnet_deal_report(state):
+    """An unfinished deal: ``outcome: "unfinished"``, the declarer and bid once the auction has
+    ended (else null), the trump once led (else null), the tricks so far, no payments."""
+    return _report(state, state.deal)
+
+
+@hookimpl
+def frapnet_match_report(state):
+    """N2: the balances and the treasure (``pot``)."""
+    return {"balances": state.balances[:], "pot": state.pot}
+
+
+# --- views, labels, event texts -----------------------------------------------------------------
+
+_PHASE_EN = {AUCTION: "auction", BUY: "buying", PLAY: "play", DONE: "deal over"}
+_PHASE_RU = {AUCTION: "торговля", BUY: "прикупка", PLAY: "розыгрыш", DONE: "сдача окончена"}
+
+
+@hookimpl
+def frapnet_view(state, seat, lang):
+    """What ``seat`` may know (None: a spectator): its own hand and discard only; the talon as a
+    count; every call, trick and count in public. Never another seat's cards or the discard."""
+    d = state.deal
+    seats = []
+    for s in range(d.n):
+        seats.append({
+            "seat": s, "declaration": d.calls[s], "bid": bid_value(d.bid) if s == d.declarer else None,
+            "tricks": d.tricks[s], "cards": len(d.hands[s]), "in_play": True, "in_auction": d.active[s],
+            "looked": True, "dealer": s == d.dealer, "declarer": s == d.declarer, "holder": s == d.holder,
+        })
+    phases = _PHASE_RU if lang == "ru" else _PHASE_EN
+    own = seat is not None
+    return {
+        "phase": d.phase, "phase_label": phases[d.phase], "trump": d.trump, "turn_up": None, "talon": d.talon,
+        "hand": sorted(d.hands[seat], key=card_key) if own else None,
+        "hand_count": len(d.hands[seat]) if own else None, "looked": own,
+        "discards": [d.discard] if own and seat == d.declarer and d.discard else [],
+        "seats": seats, "trick": [list(t) for t in d.trick], "leader": d.leader,
+        "last_trick": d.last_trick, "last_winner": d.last_winner, "turn": d.turn,
+        "top_bid": bid_value(d.top), "holder": d.holder, "declarer": d.declarer, "bid": bid_value(d.bid),
+        "tricks_needed": tricks_needed(d.bid) if d.bid else None, "tricks_played": d.played,
+        "tricks_total": HAND, "treasure": state.pot, "stake": state.options["stake"], "bought": d.bought,
+    }
+
+
+_LABELS = {
+    "en": {"bid": "Bid {n}", "napoleon": "For Napoleon (all five, for the treasure)",
+           "here": "Here (take the bid of {top})", "pass": "Pass", "stand": "Stand pat",
+           "buy": "Buy: discard {card}", "play": "Play {card}", "lead": "Lead {card} (trump {suit})",
+           "top_napoleon": "Napoleon"},
+    "ru": {"bid": "Заявка: {n}", "napoleon": "За Наполеона (все пять, на клад)",
+           "here": "Здесь (взять заявку {top})", "pass": "Пас", "stand": "Без прикупки",
+           "buy": "Прикупка: снести {card}", "play": "Ход {card}", "lead": "Ход {card} (козырь {suit})",
+           "top_napoleon": "за Наполеона"},
+}
+
+
+@hookimpl
+def frapnet_action_label(state, seat, action, lang):
+    """A short label in English or Russian, e.g. "Bid 3", "Здесь (взять заявку 4)", "Play 10♥"."""
+    t = _LABELS.get(lang, _LABELS["en"])
+    verb = action[0]
+    if verb == "bid":
+        return t["bid"].format(n=action[1])
+    if verb == "here":
+        d = state.deal
+        top = t["top_napoleon"] if d.top == NAPOLEON else str(d.top)
+        return t["here"].format(top=top)
+    if verb == "buy":
+        return t["buy"].format(card=_sym(action[1][0])) if action[1] else t["stand"]
+    if verb == "play":
+        d = state.deal
+        if d.trump is None and not d.trick:
+            return t["lead"].format(card=_sym(action[1]), suit=SUIT_SYMBOLS[action[1][-1]])
+        return t["play"].format(card=_sym(action[1]))
+    return t.get(verb)
+
+
+_EVENTS = {
+    "en": {
+        "deal": "{dealer} deals; stakes {stake} each; treasure {pot}",
+        "pass": "{who} passes", "bid": "{who} bids {bid}", "napoleon": "{who} bids for Napoleon",
+        "here": "{who} says here, taking the bid of {top}",
+        "declarer": "{who} plays {bid}", "napoleon_contract": "for Napoleon",
+        "thrown_in": "Everybody passed: the cards are thrown in; the treasure of {pot} stays",
+        "stand": "{who} stands pat", "buy": "{who} discards a card and buys one from the talon",
+        "trump": "Trump: {suit}", "play": "{who} plays {card}",
+        "trick": "{who} takes the trick with {card}",
+        "early_end": "Play stops after {played} tricks",
+        "made": "{who} made {bid}: each other player pays {amount}", "failed": "{who} failed {bid}: pays each other player {amount}",
+        "took_treasure": "; takes the treasure of {treasure}", "into": "; pays {treasure} into the treasure",
+        "after": "; treasure now {pot}",
+        "thrown_end": "Deal thrown in; treasure {pot}",
+    },
+    "ru": {
+        "deal": "Сдаёт {dealer}; взнос по {stake}; в кладе {pot}",
+        "pass": "{who}: пас", "bid": "{who}: заявка {bid}", "napoleon": "{who}: за Наполеона",
+        "here": "{who}: здесь (берёт заявку {top})",
+        "declarer": "{who} играет: {bid}", "napoleon_contract": "за Наполеона",
+        "thrown_in": "Все спасовали: карты сброшены; клад {pot} остаётся",
+        "stand": "{who} без прикупки", "buy": "{who} сносит карту и прикупает одну из колоды",
+        "trump": "Козырь: {suit}", "play": "{who} ходит {card}",
+        "trick": "{who} берёт взятку картой {card}",
+        "early_end": "Игра окончена после {played} взяток",
+        "made": "{who} сыграл {bid}: каждый платит ему {amount}", "failed": "{who} не сыграл {bid}: платит каждому {amount}",
+        "took_treasure": "; забирает клад {treasure}", "into": "; вносит в клад {treasure}",
+        "after": "; в кладе {pot}",
+        "thrown_end": "Сдача сброшена; в кладе {pot}",
+    },
+}
+
+
+@hookimpl
+def frapnet_describe_event(state, event, names, lang):
+    """Napoleon's events in plain words, English or Russian (e.g. "Olga says here, taking the bid of 4")."""
+    t = _EVENTS.get(lang, _EVENTS["en"])
+    kind = event.get("type")
+
+    def name(s):
+        return names[s] if isinstance(s, int) and 0 <= s < len(names) else "?"
+
+    def contract(b):
+        return t["napoleon_contract"] if b == "napoleon" else str(b)
+
+    who = name(event.get("seat"))
+    if kind == "deal":
+        return t["deal"].format(dealer=name(event["dealer"]), stake=event["stake"], pot=event["pot"])
+    if kind == "bid":
+        b = event["bid"]
+        if b in ("pass", "napoleon"):
+            return t[b].format(who=who)
+        if b == "here":
+            return t["here"].format(who=who, top=contract(event.get("top")))
+        return t["bid"].format(who=who, bid=b)
+    if kind == "declarer":
+        return t["declarer"].format(who=who, bid=contract(event["bid"]))
+    if kind == "thrown_in":
+        return t["thrown_in"].format(pot=event["pot"])
+    if kind == "buy":
+        return t["buy" if event["count"] else "stand"].format(who=who)
+    if kind == "trump":
+        return t["trump"].format(suit=SUIT_SYMBOLS[event["suit"]])
+    if kind == "play":
+        return t["play"].format(who=who, card=_sym(event["card"]))
+    if kind == "trick":
+        win = [c for s, c in event["cards"] if s == event["winner"]][0]
+        return t["trick"].format(who=name(event["winner"]), card=_sym(win))
+    if kind == "early_end":
+        return t["early_end"].format(played=event["played"])
+    if kind == "deal_end":
+        r = event["report"]
+        if r["outcome"] != "played":
+            return t["thrown_end"].format(pot=r["pot_after"])
+        decl = r["declarer"]
+        amount = abs(r["payments"][(decl + 1) % len(r["payments"])])
+        text = t["made" if r["made"] else "failed"].format(who=name(decl), bid=contract(r["bid"]), amount=amount)
+        if r["to_treasure"] < 0:
+            text += t["took_treasure"].format(treasure=-r["to_treasure"])
+        elif r["to_treasure"] > 0:
+            text += t["into"].format(treasure=r["to_treasure"])
+        return text + t["after"].format(pot=r["pot_after"])
+    return None
