@@ -1,0 +1,134 @@
+"""`frapnet host`: host a table on this machine (docs/hosting.md).
+
+Prints ``frapnet: hosting table NAME on BIND:PORT`` on stdout once it listens, and at the end
+of the match one JSON line with the result (``table``, ``game``, ``deals``, ``balances``,
+``pot``…). Logs go to stderr. Exit status: 0 after the match, 2 for bad options (the message
+names the rule, e.g. F5), 1 if the port cannot be opened.
+"""
+HELP = "host a table on this machine; others join it over the LAN"
+
+
+def add_arguments(p):
+    p.add_argument("--port", type=int, default=7777, help="TCP port (0: any free port; default 7777)")
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface)")
+    p.add_argument("--name", default=None, help="table name shown to players (default: GAME at HOSTNAME)")
+    p.add_argument("--game", default="frap", help="the game (default frap)")
+    p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a table option (repeatable); VALUE is read as JSON if it can be, else as text")
+    p.add_argument("--house-rule", action="append", default=[], metavar="NAME", help="a house rule (repeatable)")
+    p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
+                   help="also load one-file plugins from DIR (repeatable)")
+    p.add_argument("--password", default=None, help="players must give this password to join")
+    p.add_argument("--bots", type=int, default=0, metavar="K", help="K seats played by computer players")
+    p.add_argument("--level", default="basic", choices=("random", "basic"), help="computer players' level")
+    p.add_argument("--deals", type=int, default=None, metavar="N", help="stop after N deals, then exit 0")
+    p.add_argument("--record", default=None, metavar="FILE", help="write the match's record here (after every deal)")
+    p.add_argument("--seed", default=None, help="seed for shuffles, the first dealer and bots (reproducible tests)")
+    p.add_argument("--grace", type=float, default=120.0, metavar="SECONDS",
+                   help="how long a dropped player keeps the seat before a computer plays it (default 120)")
+    p.add_argument("--pause", type=float, default=1.5, metavar="SECONDS",
+                   help="pause between deals so players can read the settlement (default 1.5)")
+    p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="computer players think this long")
+    p.add_argument("--announce", dest="announce", action="store_true", default=True,
+                   help="announce the table on the LAN with DNS-SD (default)")
+    p.add_argument("--no-announce", dest="announce", action="store_false", help="do not announce the table")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                   help="announce only on this interface address (repeatable; default all)")
+
+
+def parse_options(items: list[str]) -> dict:
+    """``["ante=200", "cut_in=false"]`` → ``{"ante": 200, "cut_in": False}`` (JSON if possible)."""
+    import json
+
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--option {item!r}: expected KEY=VALUE")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value
+    return out
+
+
+def run(args) -> int:
+    import json
+    import socket
+    import sys
+
+    from frapnet.errors import PluginError, RuleError
+
+    try:
+        options = parse_options(args.option)
+    except ValueError as exc:
+        print(f"frapnet host: {exc}", file=sys.stderr)
+        return 2
+    from frapnet import engine
+    from frapnet.plugins import default_registry
+    registry = default_registry(args.plugins_dir)
+    try:  # validate before touching the network: a clear error naming the rule
+        engine.new_match(args.game, args.players, options, args.house_rule, registry)
+        if not 0 <= args.bots <= args.players:
+            raise ValueError(f"--bots must be 0…{args.players}, not {args.bots}")
+    except RuleError as exc:
+        print(f"frapnet host: rule {exc.rule}: {exc.message}", file=sys.stderr)
+        return 2
+    except (PluginError, ValueError) as exc:
+        print(f"frapnet host: {exc}", file=sys.stderr)
+        return 2
+
+    from twisted.internet import asyncioreactor
+    import asyncio
+    try:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        asyncioreactor.install(loop)
+    except Exception:  # noqa: BLE001 - a reactor is already installed (e.g. embedded use)
+        pass
+    from twisted.internet import reactor, task
+    from twisted.internet.error import CannotListenError
+    from twisted.logger import globalLogBeginner, textFileLogObserver, FilteringLogObserver, \
+        LogLevelFilterPredicate, LogLevel
+
+    predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
+    globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr), [predicate])],
+                                     redirectStandardIO=False)
+    from frapnet.net.host import start_host
+
+    name = args.name or f"{args.game} at {socket.gethostname()}"
+    status = {"code": 0}
+
+    async def main(reactor):
+        from twisted.internet import defer
+        try:
+            handle = start_host(reactor, game=args.game, players=args.players, options=options,
+                                house_rules=args.house_rule, bots=args.bots, level=args.level, bind=args.bind,
+                                port=args.port, seed=args.seed, name=name, password=args.password,
+                                grace=args.grace, pause=args.pause, deals=args.deals, record=args.record,
+                                registry=registry, announce=args.announce, interfaces=args.interface,
+                                bot_delay=args.bot_delay)
+        except CannotListenError as exc:
+            print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
+            status["code"] = 1
+            return
+        print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
+        stop = defer.Deferred()
+        reactor.addSystemEventTrigger("before", "shutdown", lambda: handle.stop())
+        handle.finished.addBoth(lambda r: stop.callback(r) if not stop.called else None)
+        result = await stop
+        await handle.stop()
+        if isinstance(result, dict):
+            print(json.dumps(result, ensure_ascii=False), flush=True)
+
+    try:
+        task.react(lambda r: defer_main(r, main))
+    except SystemExit as exc:
+        return int(exc.code or 0) or status["code"]
+    return status["code"]
+
+
+def defer_main(reactor, main):
+    from twisted.internet import defer
+    return defer.ensureDeferred(main(reactor))

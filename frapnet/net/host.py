@@ -1,0 +1,831 @@
+"""The host: a Twisted node that owns tables and is their only referee (issue #3).
+
+Layers:
+
+- :class:`Table` — one table's logic without sockets: seats, tokens, the engine state, its
+  version, applying actions (:func:`frapnet.engine.apply`), fan-out of views and events, chat,
+  spectators, grace periods and computer takeover, the deal loop and the record. It talks to
+  its connections through a tiny *peer* interface (``peer.send(msg)``, ``peer.close(reason)``,
+  ``peer.lang``), and to time through an ``IReactorTime`` (``callLater``), so tests drive it
+  with fake peers and ``twisted.internet.task.Clock``.
+- :class:`HostProtocol` / :class:`HostFactory` — one connection each: framing and decoding
+  (:mod:`frapnet.net.wire`), message validation (:mod:`frapnet.net.protocol`), handshake
+  timeout, flood limiting, connection limit, bounded outbound buffer.
+- :func:`start_host` — everything `frapnet host` and `frapnet play` need, on a given reactor::
+
+      from frapnet.net.host import start_host
+      handle = start_host(reactor, game="frap", players=4, options={"ante": 100}, bots=3,
+                          level="basic", bind="127.0.0.1", port=0, seed=None, announce=False)
+      handle.port        # the TCP port it listens on (int)
+      handle.table       # the Table (handle.table.state is the engine State)
+      handle.finished    # Deferred: fires with the result dict when the match ends
+      handle.stop()      # Deferred: closes every connection, the listener, bots, announcing
+
+  Raises :class:`frapnet.errors.RuleError` for bad options (naming the rule, e.g. F5) and
+  :class:`frapnet.errors.PluginError` for an unknown game or house rule, before listening.
+
+Seats are 0…n−1 clockwise; amounts are whole chips. The reactor is never imported at module
+level (stack-notes.md): pass one in.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import random
+import secrets
+from typing import Any, Callable, Iterable
+
+from twisted.internet import defer, protocol as tprotocol
+from twisted.logger import Logger
+from twisted.protocols.policies import TimeoutMixin
+
+from frapnet import engine
+from frapnet.errors import PluginError, RuleError
+from frapnet.net import wire
+from frapnet.net.protocol import (PROTOCOL_VERSION, ProtocolError, check_client_message, error_message,
+                                  version_compatible)
+
+log = Logger(namespace="frapnet.host")
+
+EMPTY, CONNECTED, RECONNECTING, BOT = "empty", "connected", "reconnecting", "bot"
+
+
+class Seat:
+    """One seat: ``name`` (str, "" while empty), ``token`` (the seat token, or None while
+    empty), ``peer`` (the connection playing it, or None), ``status`` (``"empty"``,
+    ``"connected"``, ``"reconnecting"``, ``"bot"``), ``is_bot`` (a computer client joined it),
+    ``takeover`` (the host itself plays it: the player's grace period ran out or they left)."""
+
+    __slots__ = ("index", "name", "token", "peer", "status", "is_bot", "takeover", "grace_call", "reserved")
+
+    def __init__(self, index: int, reserved: bool = False) -> None:
+        self.index = index
+        self.name = ""
+        self.token: str | None = None
+        self.peer = None
+        self.status = EMPTY
+        self.is_bot = False
+        self.takeover = False
+        self.grace_call = None
+        self.reserved = reserved
+
+
+def _random_choose(view: dict, level: str, rng: random.Random) -> list:
+    return rng.choice([a["action"] for a in view["actions"]])
+
+
+def bot_chooser() -> Callable[[dict, str, random.Random], list]:
+    """``choose(view, level, rng) -> action list``: frapnet.bots.strategy.choose if installed,
+    else a uniform random choice among the view's actions."""
+    try:
+        from frapnet.bots.strategy import choose
+    except ImportError:  # pragma: no cover - the bots package is part of frapnet
+        return _random_choose
+    return choose
+
+
+class Table:
+    """One table: seats, the engine state, and everything the referee does (no sockets).
+
+    Arguments: ``name`` (shown to players), ``game``, ``players`` (n seats), ``options``,
+    ``house_rules`` — checked by :func:`frapnet.engine.new_match` (RuleError/PluginError);
+    ``clock`` (``callLater``/``seconds``), ``rng`` (shuffles and the first dealer, F7),
+    ``password`` (None: open), ``grace`` (seconds a dropped player keeps the seat before the
+    host plays it), ``pause`` (seconds between deals), ``deals`` (stop after this many; None:
+    until the game's match ends), ``record`` (a path: the record is rewritten after every
+    deal), ``reserved`` (seats kept for ``--bots``: a hello without ``seat`` skips them),
+    ``level`` (the takeover bot's level), ``bot_delay`` (seconds before a takeover move),
+    ``on_finish`` (called once with the result dict), ``registry`` (plugins).
+    """
+
+    def __init__(self, name: str, game: str = "frap", players: int = 4, options: dict | None = None,
+                 house_rules: Iterable[str] = (), *, clock, rng: random.Random | None = None,
+                 password: str | None = None, grace: float = 120.0, pause: float = 1.0,
+                 deals: int | None = None, record: str | None = None, reserved: Iterable[int] = (),
+                 level: str = "basic", bot_delay: float = 0.0, on_finish: Callable[[dict], Any] | None = None,
+                 registry=None, seed: Any = None) -> None:
+        self.name = name
+        self.registry = registry
+        self.state = engine.new_match(game, players, options or {}, tuple(house_rules), registry)
+        self.clock = clock
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.seed = seed
+        self.password = password
+        self.grace = grace
+        self.pause = pause
+        self.deals = deals
+        self.record_path = record
+        self.level = level
+        self.bot_delay = bot_delay
+        self.on_finish = on_finish
+        reserved = set(reserved)
+        self.seats = [Seat(i, i in reserved) for i in range(players)]
+        self.spectators: list = []
+        self.started = False
+        self.finished = False
+        self.result: dict | None = None
+        self._next_deal_call = None
+        self._bot_calls: dict[int, Any] = {}
+        self._choose = bot_chooser()
+        self.actions_applied = 0
+        self.rejected = 0
+
+    # --- descriptions ------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def connection(self) -> list[str]:
+        return [s.status for s in self.seats]
+
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if s.status == EMPTY)
+
+    def players_info(self) -> list[dict]:
+        return [{"seat": s.index, "name": s.name, "connection": s.status} for s in self.seats]
+
+    def _plugins(self) -> list[dict]:
+        from frapnet.plugins import default_registry
+        reg = self.registry or default_registry()
+        out = []
+        names = {self.state.game: "game", **{h: "house_rule" for h in self.state.house_rules}}
+        for info in reg.plugins:
+            provides = [g for g in info.games if g in names] + [h for h in info.house_rules if h in names]
+            if provides and not info.error:
+                out.append({"name": info.name, "version": info.version, "provides": provides})
+        return out
+
+    def welcome(self, seat: int | None, token: str | None, lang: str) -> dict:
+        st = self.state
+        spec = st.spec
+        return {
+            "type": "welcome", "protocol": PROTOCOL_VERSION, "table": self.name, "game": st.game,
+            "title": spec.title, "options": dict(st.options), "house_rules": list(st.house_rules),
+            "rules": spec.describe(), "plugins": self._plugins(), "seat": seat, "token": token,
+            "players": self.players_info(), "password": self.password is not None, "grace": self.grace,
+            "deals": self.deals,
+        }
+
+    def view_for(self, seat: int | None, lang: str) -> dict:
+        """``engine.view`` for ``seat`` (None: public) plus ``names``, ``connection``, ``table``."""
+        v = engine.view(self.state, seat, lang)
+        v["names"] = self.names
+        v["connection"] = self.connection()
+        v["table"] = self.name
+        return v
+
+    # --- fan-out ---------------------------------------------------------------------------
+    def _peers(self) -> list:
+        return [s.peer for s in self.seats if s.peer is not None] + list(self.spectators)
+
+    def broadcast_views(self) -> None:
+        """Send every connected seat its own view and every spectator the public view."""
+        public: dict[str, dict] = {}
+        for s in self.seats:
+            if s.peer is not None:
+                s.peer.send({"type": "view", "view": self.view_for(s.index, s.peer.lang)})
+        for p in self.spectators:
+            if p.lang not in public:
+                public[p.lang] = {"type": "view", "view": self.view_for(None, p.lang)}
+            p.send(public[p.lang])
+
+    def _send_events(self, events: list[dict]) -> None:
+        if not events:
+            return
+        names = self.names
+        peers = self._peers()
+        for ev in events:
+            texts: dict[str, str] = {}
+            for p in peers:
+                if p.lang not in texts:
+                    texts[p.lang] = engine.describe_event(self.state, ev, names, p.lang)
+                p.send({"type": "event", "event": dict(ev, text=texts[p.lang])})
+
+    def _changed(self, events: list[dict] = ()) -> None:
+        self._send_events(list(events))
+        self.broadcast_views()
+        self._schedule_takeover()
+
+    # --- joining -----------------------------------------------------------------------------
+    def join(self, peer, hello: dict) -> int | None:
+        """Seat (or seat as spectator) the peer that sent ``hello`` (checked by
+        :func:`frapnet.net.protocol.check_client_message`); send it ``welcome`` and a view.
+
+        Returns the seat (None for a spectator). Raises ProtocolError (fatal) with code
+        ``version``, ``password``, ``bad_token``, ``seat_taken``, ``table_full``.
+        """
+        if not version_compatible(hello["protocol"]):
+            raise ProtocolError("version", f"protocol {hello['protocol']!r} is not compatible with this "
+                                           f"host's {PROTOCOL_VERSION}", fatal=True)
+        if self.password is not None and not hmac.compare_digest(
+                (hello.get("password") or "").encode(), self.password.encode()):
+            raise ProtocolError("password", "wrong or missing password for table " + repr(self.name), fatal=True)
+        peer.lang = hello["lang"]
+        if self.finished:
+            raise ProtocolError("table_full", "the match at this table has ended", fatal=True)
+        if hello["spectate"]:
+            self.spectators.append(peer)
+            peer.seat = None
+            log.info("table {table}: spectator {name} joined", table=self.name, name=hello["name"])
+            peer.send(self.welcome(None, None, peer.lang))
+            peer.send({"type": "view", "view": self.view_for(None, peer.lang)})
+            return None
+        seat = self._claim(peer, hello)
+        s = self.seats[seat]
+        peer.seat = seat
+        peer.send(self.welcome(seat, s.token, peer.lang))
+        self._changed()
+        self._maybe_start()
+        return seat
+
+    def _claim(self, peer, hello: dict) -> int:
+        token = hello.get("token")
+        if token:
+            for s in self.seats:
+                if s.token is not None and hmac.compare_digest(s.token.encode(), token.encode()):
+                    return self._reclaim(s, peer, hello)
+            raise ProtocolError("bad_token", "that seat token is not valid at this table (the seat was given up)",
+                                fatal=True)
+        want = hello.get("seat")
+        if want is not None:
+            if not 0 <= want < len(self.seats):
+                raise ProtocolError("bad_message", f"seat {want} does not exist (seats 0…{len(self.seats) - 1})",
+                                    fatal=True)
+            s = self.seats[want]
+            if s.status != EMPTY:
+                raise ProtocolError("seat_taken", f"seat {want} is taken by {s.name!r}; to take it back "
+                                                  "send its token", fatal=True)
+        else:
+            free = [x for x in self.seats if x.status == EMPTY and not x.reserved]
+            if not free:
+                raise ProtocolError("table_full", f"every seat at {self.name!r} is taken; join as a spectator",
+                                    fatal=True)
+            s = free[0]
+        s.name = hello["name"]
+        s.token = secrets.token_urlsafe(18)
+        s.peer = peer
+        s.is_bot = hello.get("bot", False)
+        s.status = BOT if s.is_bot else CONNECTED
+        s.takeover = False
+        log.info("table {table}: {name} took seat {seat}{bot}", table=self.name, name=s.name, seat=s.index,
+                 bot=" (computer)" if s.is_bot else "")
+        return s.index
+
+    def _reclaim(self, s: Seat, peer, hello: dict) -> int:
+        if s.peer is not None and s.peer is not peer:  # the old connection is stale: replace it
+            old = s.peer
+            s.peer = None
+            old.seat = None
+            old.close("replaced by a new connection with this seat's token")
+        if s.grace_call is not None and s.grace_call.active():
+            s.grace_call.cancel()
+        s.grace_call = None
+        s.peer = peer
+        s.takeover = False
+        s.status = BOT if s.is_bot else CONNECTED
+        self._cancel_bot(s.index)
+        log.info("table {table}: {name} reconnected to seat {seat}", table=self.name, name=s.name, seat=s.index)
+        return s.index
+
+    def _maybe_start(self) -> None:
+        if self.started or self.finished or any(s.status == EMPTY for s in self.seats):
+            return
+        self.started = True
+        log.info("table {table}: all {n} seats taken; the match begins", table=self.name, n=len(self.seats))
+        self._start_deal()
+
+    def _start_deal(self) -> None:
+        self._next_deal_call = None
+        if self.finished:
+            return
+        deck = engine.pack(self.state)
+        self.rng.shuffle(deck)
+        dealer = self.rng.randrange(self.state.players) if self.state.dealer is None else None  # F7: by lot
+        self.state, events = engine.start_deal(self.state, deck, dealer)
+        self._changed(events)
+        self._after_change()
+
+    # --- playing -----------------------------------------------------------------------------
+    def act(self, peer, msg: dict) -> None:
+        """Apply the ``act`` message ``msg`` from ``peer``'s seat.
+
+        Raises ProtocolError ``not_seated``, ``wrong_seat``, ``stale`` (version differs from
+        the state's: made against an older state or sent twice), ``illegal`` (the engine's
+        RuleError, with its rule). The state is unchanged on any error.
+        """
+        seat = getattr(peer, "seat", None)
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators cannot act")
+        if msg.get("seat") is not None and msg["seat"] != seat:
+            raise ProtocolError("wrong_seat", f"you sit at seat {seat}; you cannot act for seat {msg['seat']}")
+        self.apply_action(seat, msg["action"], msg["version"])
+
+    def apply_action(self, seat: int, action: Any, version: int) -> None:
+        """Apply ``action`` for ``seat`` if ``version`` is the current state version."""
+        if self.finished:
+            raise ProtocolError("illegal", "the match has ended", "record")
+        if version != self.state.version:
+            self.rejected += 1
+            raise ProtocolError("stale", f"the action was made against state version {version}; the table is at "
+                                         f"{self.state.version} (already applied, or the table moved on)")
+        try:
+            new, events = engine.apply(self.state, seat, action)
+        except RuleError as exc:
+            self.rejected += 1
+            raise ProtocolError("illegal", exc.message, exc.rule) from None
+        self.state = new
+        self.actions_applied += 1
+        self._changed(events)
+        self._after_change()
+
+    def _after_change(self) -> None:
+        st = self.state
+        if st.phase == engine.DEAL:
+            return
+        self.write_record()
+        if st.phase == engine.OVER or (self.deals is not None and st.deal_no >= self.deals):
+            self.finish("match over")
+        elif self._next_deal_call is None:
+            self._next_deal_call = self.clock.callLater(self.pause, self._start_deal)
+
+    # --- computer takeover (design.md principle 5) ------------------------------------------
+    def _schedule_takeover(self) -> None:
+        if self.finished or self.state.phase != engine.DEAL:
+            return
+        for seat in self.state.to_act:
+            s = self.seats[seat]
+            if s.takeover and seat not in self._bot_calls:
+                self._bot_calls[seat] = self.clock.callLater(self.bot_delay, self._takeover_move, seat,
+                                                             self.state.version)
+
+    def _cancel_bot(self, seat: int) -> None:
+        call = self._bot_calls.pop(seat, None)
+        if call is not None and call.active():
+            call.cancel()
+
+    def _takeover_move(self, seat: int, version: int) -> None:
+        self._bot_calls.pop(seat, None)
+        s = self.seats[seat]
+        if self.finished or not s.takeover or self.state.version != version or seat not in self.state.to_act:
+            self._schedule_takeover()
+            return
+        view = engine.view(self.state, seat)
+        rng = random.Random(f"{self.seed}/{seat}/{version}") if self.seed is not None else self.rng
+        try:
+            action = self._choose(view, self.level, rng)
+        except Exception:  # noqa: BLE001 - a strategy bug must not stall the table
+            log.failure("takeover strategy failed; playing a random legal action")
+            action = engine.action_to_wire(rng.choice(engine.legal_actions(self.state, seat)))
+        try:
+            self.apply_action(seat, action, version)
+        except ProtocolError as exc:
+            log.warn("takeover move {action} for seat {seat} refused: {msg}", action=action, seat=seat,
+                     msg=exc.message)
+            self.apply_action(seat, engine.action_to_wire(engine.legal_actions(self.state, seat)[0]), version)
+
+    # --- chat, leaving, connection loss ------------------------------------------------------
+    def chat(self, peer, text: str) -> None:
+        """Send a (cleaned) chat line from ``peer`` to everyone at the table."""
+        if not text:
+            return
+        seat = getattr(peer, "seat", None)
+        name = self.seats[seat].name if seat is not None else getattr(peer, "name", "spectator")
+        msg = {"type": "chat", "seat": seat, "name": name, "text": text}
+        for p in self._peers():
+            p.send(msg)
+
+    def leave(self, peer) -> None:
+        """``peer`` leaves: a seat is played by the host from now on (or freed before the match)."""
+        self.lost(peer, left=True)
+        peer.close("you left the table")
+
+    def lost(self, peer, left: bool = False) -> None:
+        """``peer``'s connection is gone (or it left): start the grace period of its seat."""
+        if peer in self.spectators:
+            self.spectators.remove(peer)
+            return
+        seat = getattr(peer, "seat", None)
+        if seat is None or self.seats[seat].peer is not peer:
+            return
+        peer.seat = None
+        s = self.seats[seat]
+        s.peer = None
+        if self.finished:
+            return
+        if left:
+            log.info("table {table}: {name} left seat {seat}", table=self.name, name=s.name, seat=seat)
+            self._give_up(s)
+        else:
+            log.info("table {table}: {name} at seat {seat} disconnected; holding the seat for {grace}s",
+                     table=self.name, name=s.name, seat=seat, grace=self.grace)
+            s.status = RECONNECTING
+            s.grace_call = self.clock.callLater(self.grace, self._grace_over, seat)
+            self._changed()
+
+    def _grace_over(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.grace_call = None
+        if s.status == RECONNECTING and not self.finished:
+            log.info("table {table}: seat {seat} ({name}) did not come back in time", table=self.name, seat=seat,
+                     name=s.name)
+            self._give_up(s)
+
+    def _give_up(self, s: Seat) -> None:
+        if s.grace_call is not None and s.grace_call.active():
+            s.grace_call.cancel()
+        s.grace_call = None
+        if self.started:
+            s.status = BOT  # the host plays the seat; the token still takes it back
+            s.takeover = True
+        else:
+            s.status, s.name, s.token, s.is_bot = EMPTY, "", None, False
+        self._changed()
+
+    # --- ending ------------------------------------------------------------------------------
+    def result_dict(self) -> dict:
+        st = self.state
+        out = {"table": self.name, "game": st.game, "deals": st.deal_no, "match_over": st.phase == engine.OVER}
+        out.update(engine.match_report(st))
+        return out
+
+    def finish(self, reason: str) -> None:
+        """End the table: write the record, tell everyone (``closing`` with the result)."""
+        if self.finished:
+            return
+        self.finished = True
+        for call in list(self._bot_calls.values()) + [self._next_deal_call] + [s.grace_call for s in self.seats]:
+            if call is not None and call.active():
+                call.cancel()
+        self._bot_calls.clear()
+        self.write_record()
+        self.result = self.result_dict()
+        log.info("table {table}: {reason}; result {result}", table=self.name, reason=reason,
+                 result=json.dumps(self.result))
+        msg = {"type": "closing", "reason": reason, "result": self.result}
+        for p in self._peers():
+            p.send(msg)
+        if self.on_finish is not None:
+            self.on_finish(self.result)
+
+    def write_record(self) -> None:
+        """Rewrite the record file (record-format.md) atomically, if one was asked for."""
+        if not self.record_path:
+            return
+        from frapnet import record
+        tmp = f"{self.record_path}.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(record.dumps(engine.record(self.state)))
+        os.replace(tmp, self.record_path)
+
+
+# --- connections ----------------------------------------------------------------------------------
+
+class HostProtocol(wire.FramedProtocol, TimeoutMixin):
+    """One client connection to the host (a seat, a spectator, or not yet joined).
+
+    Before ``welcome`` only ``hello`` and ``ping`` are accepted; a silent connection is closed
+    after ``factory.handshake_timeout`` seconds. More than ``factory.rate`` messages in a
+    second are dropped (one ``flood`` error per second); more than four times that aborts the
+    connection. Every refused message gets an ``error``; fatal ones then close the connection.
+    """
+
+    seat: int | None = None
+    table: Table | None = None
+    lang = "en"
+    name = ""
+
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        self.callLater = self.factory.clock.callLater
+        self.setTimeout(self.factory.handshake_timeout)
+        self._window = -1.0
+        self._count = 0
+        self._flood_told = False
+        self.peer_desc = _peer_desc(self.transport)
+        log.info("connection from {peer}", peer=self.peer_desc)
+
+    def timeoutConnection(self) -> None:
+        log.info("{peer}: no hello in {t}s; closing", peer=self.peer_desc, t=self.factory.handshake_timeout)
+        self.sendMessage(error_message("timeout", f"no hello within {self.factory.handshake_timeout} seconds"))
+        self.dropConnection("handshake timeout")
+
+    def frameError(self, err: wire.WireError) -> None:
+        if self._closing:
+            return
+        log.info("{peer}: {code}: {msg}; closing", peer=self.peer_desc, code=err.code, msg=err.message)
+        self.sendMessage(error_message(err.code, err.message))
+        self.dropConnection(err.message)
+
+    def _flooding(self) -> bool:
+        now = self.factory.clock.seconds()
+        if now - self._window >= 1.0:
+            self._window, self._count, self._flood_told = now, 0, False
+        self._count += 1
+        if self._count > 4 * self.factory.rate:
+            log.info("{peer}: flood ({n} messages in a second); aborting", peer=self.peer_desc, n=self._count)
+            self._closing = True
+            self.transport.abortConnection()
+            return True
+        if self._count > self.factory.rate:
+            if not self._flood_told:
+                self._flood_told = True
+                self.sendMessage(error_message("flood", f"more than {self.factory.rate} messages a second; "
+                                                        "messages are being dropped"))
+            return True
+        return False
+
+    def messageReceived(self, raw: dict) -> None:
+        if self._flooding():
+            return
+        try:
+            msg = check_client_message(raw)
+            self._dispatch(msg)
+        except ProtocolError as exc:
+            log.info("{peer} (seat {seat}): refused {kind}: {code} {rule}{msg}", peer=self.peer_desc, seat=self.seat,
+                     kind=raw.get("type"), code=exc.code, rule=f"[{exc.rule}] " if exc.rule else "", msg=exc.message)
+            self.sendMessage(exc.to_message())
+            if exc.fatal:
+                self.dropConnection(exc.message)
+        except Exception:  # noqa: BLE001 - never let one message crash the host
+            log.failure("{peer}: internal error handling {kind}", peer=self.peer_desc, kind=raw.get("type"))
+            self.sendMessage(error_message("internal", "the host failed to handle that message"))
+
+    def _dispatch(self, msg: dict) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            self.sendMessage({"type": "pong", "id": msg.get("id")})
+            return
+        if self.table is None:
+            if kind != "hello":
+                raise ProtocolError("not_joined", f"send hello first (got {kind})")
+            table = self.factory.table_for(msg.get("table"))
+            self.name = msg["name"]
+            self.table = table
+            try:
+                self.seat = table.join(self, msg)
+            except ProtocolError:
+                self.table = None
+                raise
+            self.setTimeout(None)
+            return
+        if kind == "hello":
+            raise ProtocolError("already_joined", "this connection has already joined")
+        if kind == "act":
+            self.table.act(self, msg)
+        elif kind == "chat":
+            self.table.chat(self, msg["text"])
+        elif kind == "leave":
+            self.table.leave(self)
+
+    # the peer interface used by Table
+    def send(self, msg: dict) -> None:
+        self.sendMessage(msg)
+
+    def close(self, reason: str) -> None:
+        self.sendMessage({"type": "closing", "reason": reason, "result": None})
+        self.dropConnection(reason)
+
+    def connectionLost(self, reason=None) -> None:
+        self.setTimeout(None)
+        super().connectionLost(reason)
+        self.factory.connections.discard(self)
+        if self.overflowed:
+            log.info("{peer}: stopped reading; outbound queue over {n} bytes, aborted", peer=self.peer_desc,
+                     n=self.max_queued)
+        log.info("{peer} (seat {seat}) disconnected", peer=getattr(self, "peer_desc", "?"), seat=self.seat)
+        if self.table is not None:
+            self.table.lost(self)
+
+
+def _peer_desc(transport) -> str:
+    try:
+        a = transport.getPeer()
+        return f"{a.host}:{a.port}"
+    except Exception:  # noqa: BLE001
+        return "?"
+
+
+class _BusyProtocol(wire.FramedProtocol):
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        self.sendMessage(error_message("busy", "the host has too many connections; try later"))
+        self.dropConnection("busy")
+
+    def messageReceived(self, msg: dict) -> None:
+        pass
+
+
+class HostFactory(tprotocol.ServerFactory):
+    """Accepts connections for ``tables`` (name → Table). ``clock``: the reactor (time);
+    ``max_connections`` (default 256), ``handshake_timeout`` (seconds, default 10), ``rate``
+    (messages per second per connection, default 50)."""
+
+    protocol = HostProtocol
+    noisy = False
+
+    def __init__(self, tables: dict[str, Table], clock, max_connections: int = 256,
+                 handshake_timeout: float = 10.0, rate: int = 50) -> None:
+        self.tables = tables
+        self.clock = clock
+        self.max_connections = max_connections
+        self.handshake_timeout = handshake_timeout
+        self.rate = rate
+        self.connections: set = set()
+
+    def table_for(self, name: str | None) -> Table:
+        if name is None:
+            if len(self.tables) == 1:
+                return next(iter(self.tables.values()))
+            raise ProtocolError("no_table", "this host has several tables; name one (hello.table): "
+                                + ", ".join(self.tables), fatal=True)
+        t = self.tables.get(name)
+        if t is None:
+            raise ProtocolError("no_table", f"no table {name!r} here (tables: {', '.join(self.tables)})", fatal=True)
+        return t
+
+    def buildProtocol(self, addr):
+        if len(self.connections) >= self.max_connections:
+            log.warn("refusing {addr}: {n} connections already", addr=addr, n=len(self.connections))
+            p = _BusyProtocol()
+            p.factory = self
+            return p
+        p = self.protocol()
+        p.factory = self
+        self.connections.add(p)
+        return p
+
+
+# --- in-process computer players (--bots K) -----------------------------------------------------
+
+class LoopbackBot:
+    """A computer player on a real :class:`~frapnet.net.client.TableClient` over loopback.
+
+    Acts only when its seat is to act, once per state version, with
+    ``frapnet.bots.strategy.choose(view, level, rng)``; with a ``seed`` each decision uses
+    ``random.Random(f"{seed}/{seat}/{version}")``, so a match replays identically even across
+    reconnects.
+    """
+
+    def __init__(self, reactor, host: str, port: int, seat: int | None, name: str, level: str = "basic",
+                 seed: Any = None, delay: float = 0.0, password: str | None = None, reconnect: bool = True) -> None:
+        from frapnet.net.client import TableClient
+        self.reactor = reactor
+        self.level = level
+        self.seed = seed
+        self.delay = delay
+        self.rng = random.SystemRandom() if seed is None else None
+        self._acted_version = -1
+        self._pending = None
+        self._choose = bot_chooser()
+        self.client = TableClient(host, port, name, password=password, seat=seat, bot=True, reconnect=reconnect,
+                                  reactor=reactor)
+        self.client.on_view = self._on_view
+
+    def connect(self):
+        return self.client.connect()
+
+    def _on_view(self, view: dict) -> None:
+        seat = view.get("seat")
+        if seat is None or seat not in view.get("to_act", ()) or not view.get("actions"):
+            return
+        if view["version"] <= self._acted_version or self._pending is not None:
+            return
+        if self.delay:
+            self._pending = self.reactor.callLater(self.delay, self._move)
+        else:
+            self._move()
+
+    def _move(self) -> None:
+        self._pending = None
+        view = self.client.view
+        if view is None or view.get("seat") not in view.get("to_act", ()) or not view.get("actions"):
+            return
+        if view["version"] <= self._acted_version:
+            return
+        rng = random.Random(f"{self.seed}/{view['seat']}/{view['version']}") if self.seed is not None else self.rng
+        try:
+            action = self._choose(view, self.level, rng)
+        except Exception:  # noqa: BLE001
+            log.failure("bot strategy failed; choosing at random")
+            action = rng.choice(view["actions"])["action"]
+        self._acted_version = view["version"]
+        self.client.act(action)
+
+    def stop(self) -> None:
+        if self._pending is not None and self._pending.active():
+            self._pending.cancel()
+        self.client.close()
+
+
+# --- start_host ---------------------------------------------------------------------------------
+
+class HostHandle:
+    """A running host: ``port`` (int), ``table`` (Table), ``factory``, ``finished`` (Deferred
+    firing with the result dict), ``stop()`` (Deferred)."""
+
+    def __init__(self, reactor, listener, factory: HostFactory, table: Table, bots: list, finished) -> None:
+        self.reactor = reactor
+        self.listener = listener
+        self.factory = factory
+        self.table = table
+        self.bots = bots
+        self.finished = finished
+        self.port = listener.getHost().port
+        self.announcer = None
+        self._stopped: defer.Deferred | None = None
+
+    def stop(self) -> defer.Deferred:
+        """Stop announcing and listening, close every connection (after telling them), stop bots."""
+        if self._stopped is not None:
+            return self._stopped
+        self._stopped = defer.ensureDeferred(self._stop())
+        return self._stopped
+
+    async def _stop(self) -> None:
+        if not self.table.finished:
+            self.table.finish("host stopping")
+        for b in self.bots:
+            b.stop()
+        if self.announcer is not None:
+            try:
+                r = self.announcer.stop() if hasattr(self.announcer, "stop") else self.announcer.close()
+                if isinstance(r, defer.Deferred):
+                    await r
+            except Exception:  # noqa: BLE001
+                log.failure("stopping the LAN announcement failed")
+        await defer.maybeDeferred(self.listener.stopListening)
+        for p in list(self.factory.connections):
+            p.dropConnection("host stopping")
+        # give the transports a moment to flush the closing messages
+        d = defer.Deferred()
+        self.reactor.callLater(0.05, d.callback, None)
+        await d
+
+
+def _loopback_for(bind: str) -> str:
+    if bind in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if bind == "::":
+        return "::1"
+    return bind
+
+
+def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict | None = None,
+               house_rules: Iterable[str] = (), bots: int = 0, level: str = "basic", bind: str = "127.0.0.1",
+               port: int = 0, seed: Any = None, name: str | None = None, password: str | None = None,
+               grace: float = 120.0, pause: float = 1.0, deals: int | None = None, record: str | None = None,
+               plugins_dirs: Iterable[str] = (), announce: bool = False, interfaces: list[str] | None = None,
+               registry=None, bot_delay: float = 0.0, max_connections: int = 256,
+               handshake_timeout: float = 10.0, rate: int = 50) -> HostHandle:
+    """Start a host with one table on ``reactor``; return its :class:`HostHandle`.
+
+    ``bots`` seats (the last ones, n−K…n−1) are filled by in-process computer players at
+    ``level`` (``random``/``basic``) connected over loopback; humans get the first free
+    seats. ``seed``: shuffles, first dealer (F7) and bot decisions reproducible; otherwise
+    ``random.SystemRandom``. ``announce``: advertise on the LAN (frapnet.net.discovery) on
+    ``interfaces``. Other arguments as :class:`Table` and :class:`HostFactory`.
+    Raises RuleError / PluginError for a bad game, option or house rule, ValueError for a
+    bad ``bots`` count, and the reactor's CannotListenError if the port is taken.
+    """
+    if registry is None:
+        from frapnet.plugins import default_registry
+        registry = default_registry(list(plugins_dirs))
+    if not isinstance(bots, int) or not 0 <= bots <= players:
+        raise ValueError(f"--bots must be 0…{players} (the table has {players} seats), not {bots!r}")
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    name = name or f"{game} table"
+    finished = defer.Deferred()
+    table = Table(name, game, players, options, house_rules, clock=reactor, rng=rng, password=password,
+                  grace=grace, pause=pause, deals=deals, record=record, reserved=range(players - bots, players),
+                  level=level, bot_delay=bot_delay, registry=registry, seed=seed,
+                  on_finish=lambda result: reactor.callLater(0, finished.callback, result))
+    factory = HostFactory({name: table}, reactor, max_connections=max_connections,
+                          handshake_timeout=handshake_timeout, rate=rate)
+    listener = reactor.listenTCP(port, factory, interface=bind)
+    handle = HostHandle(reactor, listener, factory, table, [], finished)
+    log.info("hosting table {name} ({game}, {n} seats) on {bind}:{port}", name=name, game=game, n=players,
+             bind=bind, port=handle.port)
+    target = _loopback_for(bind)
+    for k, seat in enumerate(range(players - bots, players)):
+        bot = LoopbackBot(reactor, target, handle.port, seat, f"Bot {seat + 1}", level=level, seed=seed,
+                          delay=bot_delay, password=password)
+        handle.bots.append(bot)
+        bot.connect().addErrback(lambda f, s=seat: log.failure("computer player for seat {seat} failed", f, seat=s))
+    if announce:
+        handle.announcer = _announce(reactor, table, handle.port, interfaces)
+    return handle
+
+
+def _announce(reactor, table: Table, port: int, interfaces):
+    """Announce the table on the LAN with frapnet.net.discovery, if it is there."""
+    try:
+        from frapnet.net.discovery import announce
+    except ImportError:
+        log.info("LAN discovery is not available; not announcing")
+        return None
+    try:
+        return announce(reactor, table=table, port=port, interfaces=interfaces)
+    except Exception:  # noqa: BLE001
+        log.failure("announcing the table on the LAN failed")
+        return None

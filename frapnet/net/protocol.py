@@ -1,0 +1,159 @@
+"""Message kinds of the frapnet table protocol and their validation (docs/protocol.md).
+
+Client → host: ``hello``, ``act``, ``chat``, ``leave``, ``ping``.
+Host → client: ``welcome``, ``view``, ``event``, ``chat``, ``error``, ``pong``, ``closing``.
+
+:func:`check_client_message` checks a decoded map against the schema of its kind and returns
+it with optional fields filled in, or raises :class:`ProtocolError` with an error ``code``
+(the codes are listed in :data:`ERROR_CODES`). Nothing here touches sockets or the reactor.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+PROTOCOL_VERSION = "1.0"
+"""``MAJOR.MINOR``: a client with another major is refused (code ``version``)."""
+PROTOCOL_MAJOR = 1
+
+MAX_NAME = 32
+"""Longest player name, in characters (after control characters are removed)."""
+MAX_CHAT = 500
+"""Longest chat line, in characters (longer lines are cut)."""
+MAX_PASSWORD = 128
+MAX_TOKEN = 128
+MAX_LANG = 16
+
+CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping")
+HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing")
+
+ERROR_CODES = {
+    "malformed": "the frame is not valid msgpack, not a map, or has no string type",
+    "too_large": "a frame over the size limit (the connection is closed)",
+    "bad_message": "a known kind with a missing field or a field of the wrong type or size",
+    "unknown_kind": "a message type the host does not know",
+    "version": "the client's protocol major version differs from the host's",
+    "password": "the table has a password and it was missing or wrong",
+    "bad_name": "the player name is empty or not a string",
+    "no_table": "no table of that name on this host",
+    "table_full": "every seat is taken (join as a spectator instead)",
+    "seat_taken": "the seat asked for is occupied and no valid token was given",
+    "bad_token": "the token matches no seat at this table",
+    "not_joined": "a message other than hello before the welcome",
+    "already_joined": "a second hello on the same connection",
+    "not_seated": "an action from a spectator",
+    "wrong_seat": "an action naming another seat",
+    "stale": "the action was made against an older state version (or was sent twice)",
+    "illegal": "the engine refused the action; rule names the rule it breaks",
+    "flood": "too many messages per second; further ones are dropped",
+    "timeout": "no hello within the handshake time limit",
+    "busy": "the host has too many connections",
+}
+
+
+class ProtocolError(Exception):
+    """A message the host (or client) refuses: ``code`` (see ERROR_CODES), ``message``,
+    ``rule`` (a rule ID for ``illegal``, else None) and ``fatal`` (close the connection)."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None, fatal: bool = False) -> None:
+        self.code, self.message, self.rule, self.fatal = code, message, rule, fatal
+        super().__init__(f"{code}: {message}")
+
+    def to_message(self) -> dict:
+        return error_message(self.code, self.message, self.rule)
+
+
+def error_message(code: str, message: str, rule: str | None = None) -> dict:
+    """The ``error`` message map."""
+    return {"type": "error", "code": code, "message": message, "rule": rule}
+
+
+def clean_text(text: str, limit: int) -> str:
+    """``text`` with control and format characters (terminal escapes, bidi overrides) removed,
+    whitespace runs of newlines/tabs turned into spaces, cut to ``limit`` characters."""
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if ch in "\t\n\r\x0b\x0c":
+            out.append(" ")
+        elif cat[0] == "C":  # Cc control, Cf format (bidi), Cs, Co, Cn
+            continue
+        else:
+            out.append(ch)
+    return "".join(out).strip()[:limit]
+
+
+def _field(msg: dict, key: str, types: tuple, required: bool = False, default: Any = None,
+           max_len: int | None = None) -> Any:
+    if key not in msg or msg[key] is None:
+        if required:
+            raise ProtocolError("bad_message", f"{msg['type']}: field {key!r} is required")
+        return default
+    v = msg[key]
+    if isinstance(v, bool) and bool not in types:
+        raise ProtocolError("bad_message", f"{msg['type']}: field {key!r} must be {_names(types)}, not a boolean")
+    if not isinstance(v, types):
+        raise ProtocolError("bad_message", f"{msg['type']}: field {key!r} must be {_names(types)}, "
+                                           f"not {type(v).__name__}")
+    if max_len is not None and isinstance(v, (str, bytes, list)) and len(v) > max_len:
+        raise ProtocolError("bad_message", f"{msg['type']}: field {key!r} is longer than {max_len}")
+    return v
+
+
+def _names(types: tuple) -> str:
+    return " or ".join({"str": "a string", "int": "an integer", "bool": "true/false", "list": "a list",
+                        "dict": "a map"}.get(t.__name__, t.__name__) for t in types)
+
+
+def check_client_message(msg: dict) -> dict:
+    """Validate a client message; return a normalised copy (defaults filled in).
+
+    Raises ProtocolError: ``unknown_kind`` for another ``type``, ``bad_message`` for a field of
+    the wrong type or size, ``bad_name`` for an empty name.
+    """
+    kind = msg["type"]
+    if kind == "hello":
+        version = _field(msg, "protocol", (str,), required=True, max_len=16)
+        name = _field(msg, "name", (str,), required=True, max_len=4 * MAX_NAME)
+        clean = clean_text(name, MAX_NAME)
+        if not clean:
+            raise ProtocolError("bad_name", "the player name is empty (after removing control characters)",
+                                fatal=True)
+        seat = _field(msg, "seat", (int,))
+        if seat is not None and not 0 <= seat < 64:
+            raise ProtocolError("bad_message", f"hello: seat {seat} is out of range")
+        return {
+            "type": "hello", "protocol": version, "name": clean,
+            "lang": clean_text(_field(msg, "lang", (str,), default="en", max_len=MAX_LANG), MAX_LANG) or "en",
+            "password": _field(msg, "password", (str,), max_len=MAX_PASSWORD),
+            "token": _field(msg, "token", (str,), max_len=MAX_TOKEN),
+            "spectate": bool(_field(msg, "spectate", (bool,), default=False)),
+            "seat": seat,
+            "table": _field(msg, "table", (str,), max_len=64),
+            "bot": bool(_field(msg, "bot", (bool,), default=False)),
+        }
+    if kind == "act":
+        action = _field(msg, "action", (list,), required=True, max_len=4)
+        if not action or not isinstance(action[0], str) or len(action[0]) > 32:
+            raise ProtocolError("bad_message", "act: action must be [verb, argument?] with a string verb")
+        version = _field(msg, "version", (int,), required=True)
+        seat = _field(msg, "seat", (int,))
+        return {"type": "act", "action": action, "version": version, "seat": seat}
+    if kind == "chat":
+        text = _field(msg, "text", (str,), required=True, max_len=4 * MAX_CHAT)
+        return {"type": "chat", "text": clean_text(text, MAX_CHAT)}
+    if kind in ("leave", "ping"):
+        out = {"type": kind}
+        if kind == "ping":
+            out["id"] = _field(msg, "id", (int, str))
+            if isinstance(out["id"], str) and len(out["id"]) > 64:
+                raise ProtocolError("bad_message", "ping: id is longer than 64")
+        return out
+    raise ProtocolError("unknown_kind", f"unknown message type {kind[:40]!r} "
+                                        f"(client messages: {', '.join(CLIENT_KINDS)})")
+
+
+def version_compatible(version: str) -> bool:
+    """True if ``version`` (``"MAJOR.MINOR"``) has this host's major version."""
+    head = version.split(".", 1)[0]
+    return head.isdigit() and int(head) == PROTOCOL_MAJOR

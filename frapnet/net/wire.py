@@ -1,0 +1,220 @@
+"""The wire format: length-prefixed msgpack frames (docs/protocol.md, "Framing").
+
+Every frame is a 4-byte big-endian unsigned length followed by that many bytes: one msgpack
+map with a ``"type"`` string. Frames longer than :data:`MAX_FRAME` (256 KiB) are refused
+before they are buffered. Decoding is strict: UTF-8 strings (``raw=False``), string or bytes
+map keys only (``strict_map_key``), bounded string/array/map/ext lengths, no trailing bytes.
+
+Integers that do not fit msgpack's 64-bit range (F6: chip counts have no upper limit) travel
+as extension type :data:`EXT_BIGINT` (1) whose payload is the decimal ASCII digits (with an
+optional leading ``-``), at most :data:`MAX_BIGINT_DIGITS` characters; decoding calls
+``int()`` on it, nothing else (no pickle, no other extension types).
+
+:class:`FramedProtocol` is the Twisted base of both ends: framing, decode errors turned into
+:meth:`FramedProtocol.frameError`, and a bounded outbound queue (stack-notes.md "Host
+robustness"): while the transport's buffer is over its high-water mark, further messages wait
+in our own queue (a newer ``view`` replaces an older queued one); when that queue exceeds
+``max_queued`` bytes the connection is aborted.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgpack
+from twisted.protocols.basic import Int32StringReceiver
+from zope.interface import implementer
+from twisted.internet.interfaces import IPushProducer
+
+MAX_FRAME = 256 * 1024
+"""Largest frame body either end accepts, in bytes."""
+MAX_STR = 64 * 1024
+MAX_BIN = 64 * 1024
+MAX_ARRAY = 4096
+MAX_MAP = 1024
+MAX_EXT = 1024
+EXT_BIGINT = 1
+MAX_BIGINT_DIGITS = 1000
+_BIGINT_RE = re.compile(rb"-?[0-9]{1,%d}\Z" % MAX_BIGINT_DIGITS)
+_INT_MIN, _UINT_MAX = -(2 ** 63), 2 ** 64 - 1
+
+
+class WireError(ValueError):
+    """A frame that is not a valid message: ``code`` is ``"malformed"`` or ``"too_large"``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, int) and not isinstance(obj, bool):  # outside msgpack's 64-bit range (F6)
+        return msgpack.ExtType(EXT_BIGINT, str(obj).encode("ascii"))
+    if isinstance(obj, (tuple, set, frozenset)):
+        return list(obj)
+    raise TypeError(f"cannot send a {type(obj).__name__} on the wire")
+
+
+def _ext_hook(code: int, data: bytes) -> Any:
+    if code == EXT_BIGINT:
+        if not _BIGINT_RE.match(data):
+            raise ValueError("extension 1 (big integer) must hold decimal digits")
+        return int(data)
+    raise ValueError(f"unknown msgpack extension type {code}")
+
+
+def encode(msg: dict) -> bytes:
+    """The msgpack body of ``msg`` (no length prefix). Tuples become arrays; big ints ext 1."""
+    return msgpack.packb(msg, default=_default, use_bin_type=True)
+
+
+def frame(msg: dict) -> bytes:
+    """``msg`` as a whole frame: 4-byte big-endian length, then the msgpack body."""
+    body = encode(msg)
+    return len(body).to_bytes(4, "big") + body
+
+
+def decode(body: bytes) -> dict:
+    """Decode one frame body into a message map with a string ``"type"``.
+
+    Raises :class:`WireError` (``"malformed"``) for bad msgpack, trailing bytes, limits
+    exceeded, an unknown extension type, a top-level value that is not a map, or a missing or
+    non-string ``type``; (``"too_large"``) for a body over :data:`MAX_FRAME`.
+    """
+    if len(body) > MAX_FRAME:
+        raise WireError("too_large", f"frame of {len(body)} bytes is over the {MAX_FRAME}-byte limit")
+    try:
+        msg = msgpack.unpackb(body, raw=False, strict_map_key=True, ext_hook=_ext_hook, use_list=True,
+                              max_str_len=MAX_STR, max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
+                              max_map_len=MAX_MAP, max_ext_len=MAX_EXT)
+    except Exception as exc:  # msgpack raises many types (ExtraData, ValueError, UnicodeDecodeError…)
+        raise WireError("malformed", f"not a valid msgpack message: {type(exc).__name__}: {exc}"[:300]) from None
+    if not isinstance(msg, dict):
+        raise WireError("malformed", f"a message is a map, not {type(msg).__name__}")
+    if not isinstance(msg.get("type"), str):
+        raise WireError("malformed", "a message needs a string \"type\"")
+    return msg
+
+
+@implementer(IPushProducer)
+class _Backpressure:
+    """Registered on the transport: tells the protocol when the kernel buffer is full."""
+
+    def __init__(self, proto: "FramedProtocol") -> None:
+        self.proto = proto
+
+    def pauseProducing(self) -> None:
+        self.proto._paused = True
+
+    def resumeProducing(self) -> None:
+        self.proto._paused = False
+        self.proto._flush()
+
+    def stopProducing(self) -> None:
+        self.proto._paused = True
+        self.proto._queue.clear()
+
+
+class FramedProtocol(Int32StringReceiver):
+    """Length-prefixed msgpack messages over a stream, with bounded outbound buffering.
+
+    Subclasses implement :meth:`messageReceived` (a decoded map) and :meth:`frameError`
+    (a :class:`WireError`; the default drops the connection). ``sendMessage(msg)`` encodes and
+    writes, or queues while the peer is not reading; ``max_queued`` bytes of queue (default
+    1 MiB) abort the connection (``overflowed`` is then True).
+    """
+
+    MAX_LENGTH = MAX_FRAME
+    max_queued = 1024 * 1024
+
+    _paused = False
+    overflowed = False
+    bytes_sent = 0
+
+    def connectionMade(self) -> None:
+        self._queue: list[tuple[str, bytes]] = []
+        self._queued = 0
+        self._closing = False
+        try:
+            self.transport.registerProducer(_Backpressure(self), True)
+        except Exception:  # noqa: BLE001 - some test transports refuse producers
+            pass
+
+    def connectionLost(self, reason=None) -> None:
+        self._paused = True
+        self._queue = []
+        self._queued = 0
+        try:
+            self.transport.unregisterProducer()
+        except Exception:  # noqa: BLE001
+            pass
+
+    # inbound -----------------------------------------------------------------------------
+    def stringReceived(self, body: bytes) -> None:
+        if getattr(self, "_closing", False):
+            return
+        try:
+            msg = decode(body)
+        except WireError as exc:
+            self.frameError(exc)
+            return
+        self.messageReceived(msg)
+
+    def lengthLimitExceeded(self, length: int) -> None:
+        self.frameError(WireError("too_large", f"frame of {length} bytes is over the {self.MAX_LENGTH}-byte limit"))
+
+    def messageReceived(self, msg: dict) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def frameError(self, err: WireError) -> None:
+        self.dropConnection(err.message)
+
+    # outbound ----------------------------------------------------------------------------
+    def sendMessage(self, msg: dict) -> None:
+        """Encode and send ``msg`` (or queue it while the peer is not reading)."""
+        if getattr(self, "_closing", False) or self.transport is None:
+            return
+        data = frame(msg)
+        if not self._paused and not self._queue:
+            self.bytes_sent += len(data)
+            self.transport.write(data)
+            return
+        kind = msg.get("type")
+        if kind == "view":  # coalesce: only the newest view matters
+            for i, (k, old) in enumerate(self._queue):
+                if k == "view":
+                    self._queued -= len(old)
+                    del self._queue[i]
+                    break
+        self._queue.append((kind, data))
+        self._queued += len(data)
+        if self._queued > self.max_queued:
+            self.overflowed = True
+            self.outboundOverflow()
+
+    def outboundOverflow(self) -> None:
+        """The peer stopped reading: abort (not a graceful close, which would wait to flush)."""
+        self._queue = []
+        self._queued = 0
+        self._closing = True
+        self.transport.abortConnection()
+
+    def _flush(self) -> None:
+        while self._queue and not self._paused:
+            _, data = self._queue.pop(0)
+            self._queued -= len(data)
+            self.bytes_sent += len(data)
+            self.transport.write(data)
+
+    def dropConnection(self, reason: str = "") -> None:
+        """Close after what is already written; ignore anything more the peer sends."""
+        self._closing = True
+        self._flush_all()
+        self.transport.loseConnection()
+
+    def _flush_all(self) -> None:
+        for _, data in self._queue:
+            self.transport.write(data)
+        self._queue = []
+        self._queued = 0
