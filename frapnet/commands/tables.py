@@ -1,0 +1,47 @@
+"""`frapnet tables [--timeout S] [--interface ADDR] [--json]`: list the tables on the LAN (DNS-SD)."""
+HELP = "list the frapnet tables announced on the LAN (DNS-SD, _frapnet._tcp)"
+
+
+def add_arguments(p):
+    p.add_argument("--timeout", type=float, default=2.0, metavar="S",
+                   help="seconds to listen for announcements (default 2)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                   help="browse only on the interface with this local IPv4 address (repeatable; default all)")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list of {name, address, port, props, addresses}")
+
+
+def run(args) -> int:
+    import json
+    import sys
+
+    from frapnet.net import discovery
+
+    if not 0 < args.timeout <= 60:
+        print(f"frapnet tables: --timeout must be more than 0 and at most 60 seconds, not {args.timeout}",
+              file=sys.stderr)
+        return 2
+    try:
+        tables = discovery.browse(args.timeout, args.interface)
+    except ValueError as exc:
+        print(f"frapnet tables: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"frapnet tables: cannot listen for multicast DNS: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps([t.to_dict() for t in tables], ensure_ascii=False))
+        return 0
+    if not tables:
+        print(f"No tables found in {args.timeout:g} s.")
+        return 0
+    rows = [("TABLE", "GAME", "SEATS FREE", "PASSWORD", "ADDRESS")]
+    for t in tables:
+        p = t.props
+        rows.append((t.name, p.get("game", "?"), f"{p.get('seats_free', '?')}/{p.get('players', '?')}",
+                     p.get("password", "?"), f"{t.address}:{t.port}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    print("\nJoin one with: frapnet join NAME   (or frapnet join ADDRESS)")
+    return 0

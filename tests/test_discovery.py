@@ -1,0 +1,169 @@
+"""LAN discovery (issue #3 item 5): DNS-SD announce / browse / resolve with zeroconf.
+
+Pure helpers are tested directly. Everything that sends multicast runs in subprocesses inside a
+network namespace created for the test (``unshare -n``, loopback up with multicast and a route
+for 224.0.0.0/4) — never on this machine's real interfaces. Where namespaces cannot be created
+(not root, no iproute2/unshare) those tests skip and say why.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from frapnet.net import discovery
+from frapnet.net.discovery import DiscoveryError, Table
+
+PY = sys.executable
+FRAPNET = os.path.join(os.path.dirname(PY), "frapnet")
+
+
+def _netns_reason() -> str | None:
+    if os.name != "posix" or not hasattr(os, "geteuid"):
+        return "network namespaces need Linux"
+    if os.geteuid() != 0:
+        return "network namespaces need root (unshare -n); run as root as .ci/run does"
+    if not shutil.which("unshare") or not shutil.which("ip"):
+        return "unshare or ip (iproute2) missing; .ci/run installs iproute2"
+    r = subprocess.run(["unshare", "-n", "ip", "link", "set", "lo", "up"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"cannot create a network namespace: {r.stderr.strip() or r.returncode}"
+    return None
+
+
+NETNS_REASON = _netns_reason()
+needs_netns = pytest.mark.skipif(NETNS_REASON is not None, reason=NETNS_REASON or "")
+
+SETUP = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
+
+
+def in_private_netns(script: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run the shell ``script`` inside a fresh network namespace (loopback only, multicast on)."""
+    return subprocess.run(["unshare", "-n", "sh", "-ec", f"{SETUP}\n{script}"], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+ANNOUNCER = textwrap.dedent("""
+    import sys, time
+    from frapnet.net import discovery as d
+    name, port = sys.argv[1], int(sys.argv[2])
+    a = d.announce(None, name, port, d.table_props("frap", 3, 4, "1.0", True), interfaces=["127.0.0.1"])
+    print("ready", a.ready.result(10), flush=True)
+    time.sleep(2.5)
+    a.update(d.table_props("frap", 1, 4, "1.0", True)).result(10)
+    print("updated", flush=True)
+    time.sleep(2.5)
+    a.close().result(10)
+    print("closed", flush=True)
+""")
+
+BROWSER = "import json, sys; from frapnet.net import discovery as d; " \
+          "print(json.dumps([t.to_dict() for t in d.browse(float(sys.argv[1]), ['127.0.0.1'])]))"
+
+RESOLVER = "import sys; from frapnet.net import discovery as d; print(d.resolve(sys.argv[1], 1.5, ['127.0.0.1']))"
+
+
+# --- pure helpers ---------------------------------------------------------------------------
+
+def test_table_props_carry_the_txt_keys():
+    p = discovery.table_props("napoleon", 2, 5, "1.0", password=False, version="9.9")
+    assert p == {"game": "napoleon", "seats_free": "2", "players": "5", "protocol": "1.0", "password": "no",
+                 "version": "9.9"}
+    assert tuple(p) == discovery.TXT_KEYS
+    assert discovery.table_props("frap", 0, 4, "1.0", True)["password"] == "yes"
+
+
+def test_service_type_fits_dns_sd():
+    """RFC 6763: the service label is at most 15 bytes (_frapnet is 8)."""
+    assert discovery.SERVICE_TYPE == "_frapnet._tcp.local."
+    assert len(discovery.SERVICE_TYPE.split(".")[0]) <= 16
+
+
+def test_parse_hostport():
+    assert discovery.parse_hostport("127.0.0.1:4000") == ("127.0.0.1", 4000)
+    assert discovery.parse_hostport("kitchen.local:80") == ("kitchen.local", 80)
+    assert discovery.parse_hostport("[::1]:9") == ("::1", 9)
+    assert discovery.parse_hostport("Olga's table") is None
+    with pytest.raises(ValueError, match="port must be 1…65535, not 70000"):
+        discovery.parse_hostport("host:70000")
+
+
+def test_find_table_exact_case_prefix_and_clear_errors():
+    ts = [Table("Kitchen", "10.0.0.2", 1, {}), Table("kitchen 2", "10.0.0.3", 2, {}), Table("Den", "10.0.0.4", 3, {})]
+    assert discovery.find_table(ts, "Kitchen").port == 1
+    assert discovery.find_table(ts, "KITCHEN").port == 1
+    assert discovery.find_table(ts, "de").port == 3
+    with pytest.raises(DiscoveryError, match="several tables match 'kit'"):
+        discovery.find_table(ts, "kit")
+    with pytest.raises(DiscoveryError, match=r"no table called 'attic' on the LAN \(tables seen: Den, Kitchen, kitchen 2\)"):
+        discovery.find_table(ts, "attic")
+
+
+def test_bad_names_interfaces_and_ports_are_refused():
+    with pytest.raises(ValueError, match="longer than 63 bytes"):
+        discovery.announce(None, "x" * 64, 4000, {})
+    with pytest.raises(ValueError, match="non-empty"):
+        discovery.announce(None, " ", 4000, {})
+    with pytest.raises(ValueError, match="port must be 1…65535, not 0"):
+        discovery.announce(None, "t", 0, {})
+    with pytest.raises(ValueError, match="local IPv4 address, not 'eth0'"):
+        discovery.announce(None, "t", 4000, {}, interfaces=["eth0"])
+
+
+# --- real multicast, inside a private namespace -----------------------------------------------
+
+@needs_netns
+def test_announce_browse_update_close_in_a_namespace():
+    """A table announced in one process is found by another with its TXT (game, seats free,
+    players, protocol, password); an update is seen; after close (goodbye) it is gone."""
+    script = f"""
+{PY} -c '{ANNOUNCER}' "Olga's table" 4567 > ann.out &
+sleep 1
+{PY} -c "{BROWSER}" 1.2
+sleep 2.5
+{PY} -c "{BROWSER}" 1.2
+wait
+sleep 0.5
+{PY} -c "{BROWSER}" 1.2
+cat ann.out
+"""
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    r = in_private_netns(f"cd $(mktemp -d -p {tmp})\n{script}")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    first, second, after = (json.loads(x) for x in lines[:3])
+    assert lines[3:] == ["ready Olga's table", "updated", "closed"]
+    assert [t["name"] for t in first] == ["Olga's table"]
+    t = first[0]
+    assert (t["address"], t["port"]) == ("127.0.0.1", 4567)
+    assert t["props"] == {"game": "frap", "seats_free": "3", "players": "4", "protocol": "1.0", "password": "yes",
+                          "version": t["props"]["version"]}
+    assert second[0]["props"]["seats_free"] == "1"
+    assert after == []
+
+
+@needs_netns
+def test_resolve_a_table_name_and_frapnet_tables_in_a_namespace():
+    """`frapnet join NAME` resolves through browsing; `frapnet tables` prints the table."""
+    script = f"""
+{PY} -c '{ANNOUNCER}' "Den" 4999 >/dev/null &
+ann=$!
+sleep 1
+{PY} -c "{RESOLVER}" den
+{FRAPNET} tables --timeout 1.2 --interface 127.0.0.1
+{PY} -c "{RESOLVER}" attic || echo "exit $?"
+kill $ann
+"""
+    r = in_private_netns(script)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == "('127.0.0.1', 4999)"
+    assert out[1].split() == ["TABLE", "GAME", "SEATS", "FREE", "PASSWORD", "ADDRESS"]
+    assert out[2].split() == ["Den", "frap", "3/4", "yes", "127.0.0.1:4999"]
+    assert "no table called 'attic' on the LAN (tables seen: Den)" in r.stderr
+    assert out[-1] == "exit 1"
