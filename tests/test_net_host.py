@@ -1,0 +1,367 @@
+"""Host units without sockets: HostProtocol on StringTransport, time on a Clock (issue #3).
+
+Handshake, seats and tokens, stale/duplicate/out-of-turn actions, chat, spectators, floods,
+timeouts, the grace period and computer takeover, the deal loop (F7 dealer rotation) and the
+record. Rule IDs are named where an action is refused (F10, F20…).
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from twisted.internet.address import IPv4Address
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransportWithDisconnection
+
+from frapnet import engine, record
+from frapnet.net import wire
+from frapnet.net.host import HostFactory, Table
+from frapnet.net.protocol import PROTOCOL_VERSION
+
+
+class Conn:
+    """One client connection to a HostFactory over a StringTransport; decodes what it gets."""
+
+    _n = 40000
+
+    def __init__(self, factory):
+        Conn._n += 1
+        self.proto = factory.buildProtocol(IPv4Address("TCP", "127.0.0.1", Conn._n))
+        self.tr = StringTransportWithDisconnection(peerAddress=IPv4Address("TCP", "127.0.0.1", Conn._n))
+        self.tr.protocol = self.proto
+        self.proto.makeConnection(self.tr)
+        self.pos = 0
+        self.log: list[dict] = []
+        self.view = None
+        self.welcome = None
+
+    def send(self, msg):
+        self.proto.dataReceived(wire.frame(msg))
+
+    def hello(self, name="Olga", **kw):
+        self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, **kw})
+        return self.read()
+
+    def read(self) -> list[dict]:
+        data = self.tr.value()
+        out = []
+        while len(data) - self.pos >= 4:
+            n = int.from_bytes(data[self.pos:self.pos + 4], "big")
+            if len(data) - self.pos - 4 < n:
+                break
+            msg = wire.decode(data[self.pos + 4:self.pos + 4 + n])
+            self.pos += 4 + n
+            out.append(msg)
+            if msg["type"] == "view":
+                self.view = msg["view"]
+            elif msg["type"] == "welcome":
+                self.welcome = msg
+        self.log.extend(out)
+        return out
+
+    def errors(self):
+        return [m for m in self.read() if m["type"] == "error"]
+
+    def act(self, action, version=None):
+        self.send({"type": "act", "action": action, "version": self.view["version"] if version is None else version})
+
+    @property
+    def open(self):
+        return self.tr.connected
+
+
+def make(players=4, clock=None, **kw):
+    clock = clock or Clock()
+    kw.setdefault("pause", 0.0)
+    table = Table("T", "frap", players, kw.pop("options", {}), clock=clock, rng=random.Random(kw.pop("seed", 1)), **kw)
+    factory = HostFactory({"T": table}, clock, rate=kw.pop("rate", 50) if "rate" in kw else 50)
+    return table, factory, clock
+
+
+def seat_all(factory, n=4):
+    conns = []
+    for i in range(n):
+        c = Conn(factory)
+        c.hello(f"P{i}")
+        conns.append(c)
+    for c in conns:
+        c.read()
+    return conns
+
+
+def to_act(conns):
+    for c in conns:
+        c.read()
+    v = conns[0].view
+    return [c for c in conns if c.welcome["seat"] in v["to_act"]]
+
+
+def test_welcome_fields_and_unique_tokens():
+    table, factory, _ = make(password=None)
+    c = Conn(factory)
+    msgs = c.hello("Olga", lang="ru")
+    w = msgs[0]
+    assert w["type"] == "welcome" and w["protocol"] == PROTOCOL_VERSION and w["table"] == "T"
+    assert w["game"] == "frap" and w["seat"] == 0 and w["options"]["ante"] == 100
+    assert w["rules"]["name"] == "frap" and w["rules"]["players"] == [2, 12]
+    assert [p["name"] for p in w["plugins"]] == ["frap"]
+    assert w["players"][0] == {"seat": 0, "name": "Olga", "connection": "connected"}
+    assert len(w["token"]) >= 24
+    v = msgs[1]["view"]
+    assert v["names"] == ["Olga", "", "", ""] and v["connection"] == ["connected", "empty", "empty", "empty"]
+    assert v["table"] == "T" and v["seat"] == 0
+    c2 = Conn(factory)
+    assert c2.hello("Ivan")[0]["token"] != w["token"]
+
+
+@pytest.mark.parametrize("hello, code", [
+    ({"protocol": "2.0"}, "version"),
+    ({"protocol": "x"}, "version"),
+    ({"name": "\x1b\x1b"}, "bad_name"),
+    ({"name": 17}, "bad_message"),
+])
+def test_handshake_refusals_close(hello, code):
+    _, factory, _ = make()
+    c = Conn(factory)
+    c.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Olga", **hello})
+    errs = c.errors()
+    assert errs[0]["code"] == code
+    if code != "bad_message":
+        assert not c.open
+
+
+def test_password():
+    table, factory, _ = make(password="s3cret")
+    bad = Conn(factory)
+    assert bad.hello("Olga", password="nope")[0]["code"] == "password" and not bad.open
+    none = Conn(factory)
+    assert none.hello("Olga")[0]["code"] == "password"
+    good = Conn(factory)
+    assert good.hello("Olga", password="s3cret")[0]["type"] == "welcome"
+    assert table.seats[0].name == "Olga" and table.seats[1].status == "empty"
+
+
+def test_handshake_timeout():
+    _, factory, clock = make()
+    c = Conn(factory)
+    clock.advance(9.9)
+    assert c.open
+    clock.advance(0.2)
+    assert c.errors()[0]["code"] == "timeout" and not c.open
+
+
+def test_messages_before_hello_refused():
+    _, factory, _ = make()
+    c = Conn(factory)
+    c.send({"type": "act", "action": ["pass"], "version": 0})
+    assert c.errors()[0]["code"] == "not_joined" and c.open
+
+
+def test_occupied_seat_needs_token_and_token_reclaims():
+    table, factory, clock = make()
+    a = Conn(factory)
+    token = a.hello("Olga")[0]["token"]
+    thief = Conn(factory)
+    assert thief.hello("Eve", seat=0)[0]["code"] == "seat_taken" and not thief.open
+    forged = Conn(factory)
+    assert forged.hello("Eve", token="x" * 24)[0]["code"] == "bad_token"
+    # a reconnect with the token while the old connection still looks alive replaces it
+    b = Conn(factory)
+    w = b.hello("Olga", token=token)[0]
+    assert w["seat"] == 0 and w["token"] == token and not a.open
+    assert table.seats[0].peer is b.proto and table.seats[0].status == "connected"
+
+
+def test_match_starts_when_all_seats_taken_F7():
+    table, factory, _ = make()
+    conns = seat_all(factory, 3)
+    assert table.state.deal_no == 0 and conns[0].view["deal_no"] == 0
+    c = Conn(factory)
+    c.hello("P3")
+    assert table.state.deal_no == 1 and table.state.phase == "deal"
+    v = c.view
+    # F7: first dealer by lot (seeded rng); F8: the seat left of the dealer bids first
+    assert v["to_act"] == [(v["dealer"] + 1) % 4]
+    ev = [m for m in c.log if m["type"] == "event"]
+    assert ev[0]["event"]["type"] == "deal" and "deals" in ev[0]["event"]["text"]
+
+
+def test_out_of_turn_stale_duplicate_wrong_seat_and_spectator():
+    table, factory, _ = make()
+    conns = seat_all(factory)
+    spec = Conn(factory)
+    assert spec.hello("Watcher", spectate=True)[0]["seat"] is None
+    first = to_act(conns)[0]
+    other = next(c for c in conns if c is not first and c.welcome["seat"] != (first.welcome["seat"] + 1) % 4)
+    v0 = table.state.version
+    other.act(["frap"])
+    e = other.errors()[0]
+    assert (e["code"], e["rule"]) == ("illegal", "F10")  # F10: not this seat's turn to bid
+    other.act(["whist"], version=v0)
+    assert other.errors()[0]["code"] in ("illegal",)
+    first.act(["pass"], version=v0 - 1)
+    assert first.errors()[0]["code"] == "stale"
+    first.act(["frap"], version=v0, )
+    assert first.errors() == [] and table.state.version == v0 + 1
+    first.act(["frap"], version=v0)  # the same action again: never applied twice
+    assert first.errors()[0]["code"] == "stale" and table.state.version == v0 + 1
+    first.send({"type": "act", "action": ["pass"], "version": table.state.version, "seat": 3 - first.welcome["seat"]})
+    assert first.errors()[0]["code"] == "wrong_seat"
+    spec.act(["pass"], version=table.state.version)
+    assert spec.errors()[0]["code"] == "not_seated"
+    first.send({"type": "act", "action": ["shuffle"], "version": table.state.version})
+    e = first.errors()[0]
+    assert (e["code"], e["rule"]) == ("illegal", "record") and "unknown verb" in e["message"]
+    assert table.state.version == v0 + 1 and table.rejected >= 5
+
+
+def test_play_refused_F20_then_accepted():
+    """F20 through the wire: a card not held is refused with the rule ID, state unchanged."""
+    table, factory, _ = make(options={"cut_in": False})
+    conns = seat_all(factory)
+    # everyone: frap by the first, whist by all others, stand pat
+    for _ in range(4):
+        c = to_act(conns)[0]
+        c.act(["frap"] if table.state.deal.phase == "bid" else ["whist"])
+    while table.state.deal.phase == "buy":
+        to_act(conns)[0].act(["buy", []])
+    c = to_act(conns)[0]
+    hand = c.view["hand"]
+    not_mine = next(x for x in engine.pack(table.state) if x not in hand)
+    v = table.state.version
+    c.act(["play", not_mine])
+    e = c.errors()[0]
+    assert (e["code"], e["rule"]) == ("illegal", "F20") and table.state.version == v
+    c.act(["play", c.view["actions"][0]["action"][1]])
+    assert c.errors() == [] and table.state.version == v + 1
+
+
+def test_chat_cleaned_and_spectator_chat():
+    _, factory, _ = make()
+    a, b = Conn(factory), Conn(factory)
+    a.hello("Olga")
+    b.hello("Spy", spectate=True)
+    a.send({"type": "chat", "text": "hi\x1b[2J there\u202e" + "x" * 1000})
+    chats = [m for m in b.read() if m["type"] == "chat"]
+    assert chats[0]["seat"] == 0 and chats[0]["name"] == "Olga"
+    assert chats[0]["text"].startswith("hi[2J therex") and len(chats[0]["text"]) == 500
+    b.send({"type": "chat", "text": "boo"})
+    assert [m for m in a.read() if m["type"] == "chat"][-1] == {"type": "chat", "seat": None, "name": "Spy",
+                                                               "text": "boo"}
+
+
+def test_flood_dropped_then_aborted():
+    table, factory, clock = make()
+    a = Conn(factory)
+    a.hello("Olga")
+    for _ in range(60):
+        a.send({"type": "ping", "id": 1})
+    msgs = a.read()
+    assert sum(m["type"] == "pong" for m in msgs) == 49  # hello counted: 50 a second
+    assert [m["code"] for m in msgs if m["type"] == "error"] == ["flood"]
+    clock.advance(1.1)
+    a.send({"type": "ping", "id": 2})
+    assert a.read()[-1] == {"type": "pong", "id": 2}
+    for _ in range(250):
+        a.send({"type": "ping"})
+    assert not a.open and a.tr.disconnected
+
+
+def test_connection_limit():
+    table, factory, clock = make()
+    factory.max_connections = 2
+    Conn(factory), Conn(factory)
+    c = Conn(factory)
+    assert c.errors()[0]["code"] == "busy" and not c.open
+
+
+def test_grace_then_takeover_then_token_returns():
+    """design.md principle 5: a dropped seat waits `grace`, then the host plays it; the token takes it back."""
+    table, factory, clock = make(grace=30.0)
+    conns = seat_all(factory)
+    victim = to_act(conns)[0]
+    s = victim.welcome["seat"]
+    token = victim.welcome["token"]
+    victim.tr.loseConnection()
+    other = next(c for c in conns if c is not victim)
+    other.read()
+    assert other.view["connection"][s] == "reconnecting"
+    v = table.state.version
+    clock.advance(29)
+    assert table.state.version == v  # the table waits
+    clock.advance(2)
+    assert other.read() and other.view["connection"][s] == "bot"
+    assert table.state.version > v  # the host moved for the seat
+    back = Conn(factory)
+    w = back.hello("Olga", token=token)[0]
+    assert w["seat"] == s and table.seats[s].status == "connected" and not table.seats[s].takeover
+
+
+def test_seat_freed_if_dropped_before_match():
+    table, factory, clock = make(grace=5.0)
+    a = Conn(factory)
+    tok = a.hello("Olga")[0]["token"]
+    a.tr.loseConnection()
+    clock.advance(6)
+    assert table.seats[0].status == "empty"
+    c = Conn(factory)
+    assert c.hello("Olga", token=tok)[0]["code"] == "bad_token"
+
+
+def test_leave_mid_match_host_plays_on():
+    table, factory, clock = make()
+    conns = seat_all(factory)
+    conns[1].send({"type": "leave"})
+    assert [m for m in conns[1].read() if m["type"] == "closing"] and not conns[1].open
+    assert table.seats[1].status == "bot" and table.seats[1].takeover
+
+
+def test_deals_loop_record_and_closing(tmp_path):
+    """--deals N: N deals, the dealer passing clockwise (F7), the record replays to the same ledger."""
+    path = tmp_path / "rec.json"
+    finished = []
+    table, factory, clock = make(deals=3, record=str(path), on_finish=finished.append)
+    conns = seat_all(factory)
+    rng = random.Random(5)
+    for _ in range(5000):
+        if table.finished:
+            break
+        acting = to_act(conns)
+        if not acting:
+            clock.advance(0.1)
+            continue
+        c = acting[0]
+        c.act(rng.choice(c.view["actions"])["action"])
+        assert c.errors() == []
+    assert table.finished and table.state.deal_no == 3
+    dealers = [d["dealer"] for d in record.load(str(path))["deals"]]
+    assert dealers[1] == (dealers[0] + 1) % 4 and dealers[2] == (dealers[0] + 2) % 4
+    res = record.replay_json(json.loads(path.read_text()))
+    assert res["ok"] and res["balances"] == finished[0]["balances"] == table.state.balances
+    assert res["pot"] == finished[0]["pot"]
+    assert sum(res["balances"]) + res["pot"] == 0  # F6
+    closing = [m for m in conns[0].read() if m["type"] == "closing"]
+    assert closing[0]["result"]["balances"] == res["balances"]
+
+
+def test_big_balances_in_views_exact_F6():
+    table, factory, _ = make()
+    conns = seat_all(factory)
+    big = 2 ** 70 + 3
+    table.state.balances = [big, -big, 5, -5]
+    table.broadcast_views()
+    assert conns[2].read()[-1]["view"]["balances"] == [big, -big, 5, -5]
+
+
+def test_views_hide_other_hands_F9():
+    table, factory, _ = make()
+    conns = seat_all(factory)
+    c = to_act(conns)[0]
+    assert c.view["hand"] is None  # F9: face down until looked at
+    c.act(["look"])
+    c.read()
+    assert sorted(c.view["hand"]) == sorted(table.state.deal.hands[c.welcome["seat"]])
+    for o in conns:
+        if o is not c:
+            assert o.view["hand"] is None

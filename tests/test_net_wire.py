@@ -1,0 +1,163 @@
+"""Wire format units: framing, the strict msgpack codec, big integers (F6), bounded buffering.
+
+docs/protocol.md "Framing" and "Encoding"; stack-notes.md "Framing msgpack over TCP".
+"""
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import given, settings, strategies as st
+from twisted.internet.testing import StringTransportWithDisconnection
+
+from frapnet.net import wire
+from frapnet.net.protocol import ProtocolError, check_client_message, clean_text
+
+
+def test_frame_is_length_prefixed_msgpack():
+    msg = {"type": "chat", "text": "hi"}
+    f = wire.frame(msg)
+    body = msgpack.packb(msg, use_bin_type=True)
+    assert f == len(body).to_bytes(4, "big") + body
+    assert wire.decode(f[4:]) == msg
+
+
+@pytest.mark.parametrize("n", [2 ** 64, 2 ** 64 - 1, -(2 ** 63), -(2 ** 63) - 1, 10 ** 40, -(10 ** 40), 0])
+def test_big_integers_exact_F6(n):
+    """F6: chip amounts have no upper bound; integers beyond 64 bits travel exactly (ext 1)."""
+    body = wire.encode({"type": "view", "view": {"balances": [n, -n], "pot": n}})
+    got = wire.decode(body)
+    assert got["view"]["balances"] == [n, -n] and got["view"]["pot"] == n
+    assert type(got["view"]["pot"]) is int
+    if n >= 2 ** 64 or n < -(2 ** 63):
+        assert msgpack.ExtType(wire.EXT_BIGINT, str(n).encode()) in msgpack.unpackb(body)["view"]["balances"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=-(10 ** 300), max_value=10 ** 300))
+def test_any_integer_round_trips_F6(n):
+    assert wire.decode(wire.encode({"type": "x", "n": n}))["n"] == n
+
+
+@pytest.mark.parametrize("payload, why", [
+    (b"\x01" + b"12x", "not digits"),
+    (b"\x01" + b"", "empty"),
+    (b"\x01" + b"9" * 1001, "too many digits"),
+])
+def test_bad_bigint_extension_is_malformed(payload, why):
+    code, data = payload[0], payload[1:]
+    body = msgpack.packb({"type": "x", "n": msgpack.ExtType(code, data)})
+    with pytest.raises(wire.WireError) as e:
+        wire.decode(body)
+    assert e.value.code == "malformed", why
+
+
+def test_unknown_extension_type_is_refused_never_unpickled():
+    import pickle
+    body = msgpack.packb({"type": "x", "n": msgpack.ExtType(7, pickle.dumps(object))})
+    with pytest.raises(wire.WireError, match="unknown msgpack extension type 7"):
+        wire.decode(body)
+
+
+@pytest.mark.parametrize("body, match", [
+    (b"\xc1", "not a valid msgpack"),                                     # never-used byte
+    (msgpack.packb({"type": "x"}) + b"\x00", "not a valid msgpack"),       # trailing bytes (ExtraData)
+    (msgpack.packb({"type": "x"})[:-1], "not a valid msgpack"),            # truncated
+    (msgpack.packb([1, 2, 3]), "a message is a map"),
+    (msgpack.packb({"kind": "x"}), "string \"type\""),
+    (msgpack.packb({"type": 5}), "string \"type\""),
+    (msgpack.packb({1: "x", "type": "hello"}), "not a valid msgpack"),      # strict_map_key
+    (msgpack.packb({"type": b"\xff\xfe"}, use_bin_type=False), "not a valid msgpack"),  # bad UTF-8
+    (msgpack.packb({"type": "x", "a": list(range(wire.MAX_ARRAY + 1))}), "not a valid msgpack"),
+    (msgpack.packb({"type": "x", "s": "a" * (wire.MAX_STR + 1)}), "not a valid msgpack"),
+])
+def test_malformed_bodies(body, match):
+    with pytest.raises(wire.WireError, match=match) as e:
+        wire.decode(body)
+    assert e.value.code == "malformed"
+
+
+def test_body_over_limit_is_too_large():
+    with pytest.raises(wire.WireError) as e:
+        wire.decode(b"\x00" * (wire.MAX_FRAME + 1))
+    assert e.value.code == "too_large"
+
+
+class Echo(wire.FramedProtocol):
+    def __init__(self):
+        self.got, self.errors = [], []
+
+    def messageReceived(self, msg):
+        self.got.append(msg)
+
+    def frameError(self, err):
+        self.errors.append(err)
+        super().frameError(err)
+
+
+def _connected(proto):
+    tr = StringTransportWithDisconnection()
+    tr.protocol = proto
+    proto.makeConnection(tr)
+    return tr
+
+
+def test_frames_split_and_joined_arbitrarily():
+    p = Echo()
+    _connected(p)
+    data = b"".join(wire.frame({"type": "chat", "text": str(i)}) for i in range(50))
+    for i in range(0, len(data), 3):
+        p.dataReceived(data[i:i + 3])
+    assert [m["text"] for m in p.got] == [str(i) for i in range(50)]
+
+
+def test_oversized_length_prefix_closes_before_buffering():
+    """A 4-byte prefix announcing more than MAX_FRAME: refused at once, nothing buffered."""
+    p = Echo()
+    tr = _connected(p)
+    p.dataReceived((wire.MAX_FRAME + 1).to_bytes(4, "big") + b"x" * 10)
+    assert [e.code for e in p.errors] == ["too_large"]
+    assert not tr.connected
+    assert len(p._unprocessed) < 100  # nothing of the claimed body was kept
+
+
+def test_outbound_queue_bounded_views_coalesced():
+    """stack-notes.md: while the peer does not read, views are coalesced; overflow aborts."""
+    p = Echo()
+    p.max_queued = 10_000
+    tr = _connected(p)
+    tr.producer.pauseProducing()  # the kernel buffer is full
+    for i in range(100):
+        p.sendMessage({"type": "view", "view": {"version": i}})
+    assert len(p._queue) == 1 and tr.value() == b""
+    tr.producer.resumeProducing()
+    assert wire.decode(tr.value()[4:]) == {"type": "view", "view": {"version": 99}}
+    tr.clear()
+    tr.producer.pauseProducing()
+    for i in range(100):
+        p.sendMessage({"type": "event", "event": {"text": "x" * 200, "n": i}})
+    assert p.overflowed and tr.disconnected  # aborted, not a graceful close
+
+
+def test_clean_text_strips_controls_and_escapes():
+    assert clean_text("Ol\x1b[31mga\x07\u202e", 32) == "Ol[31mga"
+    assert clean_text("a\nb\tc", 32) == "a b c"
+    assert clean_text("x" * 100, 32) == "x" * 32
+
+
+def test_hello_validation():
+    ok = check_client_message({"type": "hello", "protocol": "1.0", "name": " Olga\x1b ", "lang": "ru"})
+    assert ok["name"] == "Olga" and ok["lang"] == "ru" and ok["spectate"] is False and ok["token"] is None
+    for bad, code in [({"type": "hello", "name": "x"}, "bad_message"),
+                      ({"type": "hello", "protocol": 1, "name": "x"}, "bad_message"),
+                      ({"type": "hello", "protocol": "1.0", "name": "\x1b\x07"}, "bad_name"),
+                      ({"type": "hello", "protocol": "1.0", "name": ["x"]}, "bad_message"),
+                      ({"type": "hello", "protocol": "1.0", "name": "x", "spectate": "yes"}, "bad_message"),
+                      ({"type": "act", "action": "play", "version": 1}, "bad_message"),
+                      ({"type": "act", "action": [], "version": 1}, "bad_message"),
+                      ({"type": "act", "action": ["play", "AS"], "version": True}, "bad_message"),
+                      ({"type": "act", "action": ["play", "AS"]}, "bad_message"),
+                      ({"type": "chat", "text": 5}, "bad_message"),
+                      ({"type": "shuffle"}, "unknown_kind")]:
+        with pytest.raises(ProtocolError) as e:
+            check_client_message(bad)
+        assert e.value.code == code, bad
