@@ -76,3 +76,42 @@ def random_deals(state: engine.State, rng: random.Random, deals: int) -> Iterato
             before = state
             state, _ = engine.apply(state, seat, action)
             yield before, seat, action, state
+
+
+def fixed_deck(pack: list[str], players: int, dealer: int, hands: dict, turn_up: str | None = None,
+               talon: tuple | list = (), hand_size: int = 4) -> list[str]:
+    """A deck (top first) that deals ``hands`` by Frap's F8 layout, for fixed-deck tests.
+
+    ``hands`` maps seat → its ``hand_size`` cards; ``deck[k]`` for k < hand_size·n goes to seat
+    (dealer + 1 + k) mod n, then comes ``turn_up``, then ``talon`` (top first), then every other
+    card of ``pack`` in pack order. Seats not in ``hands`` and a missing turn-up are filled from
+    the rest of the pack. Raises ValueError if a card is named twice or is not in the pack.
+    """
+    named = [c for s in hands for c in hands[s]] + ([turn_up] if turn_up else []) + list(talon)
+    if len(set(named)) != len(named) or not set(named) <= set(pack):
+        raise ValueError(f"cards named twice or not in the pack: {named}")
+    rest = [c for c in pack if c not in set(named)]
+    given = {s: list(h) for s, h in hands.items()}
+    for s in range(players):
+        if s not in given:
+            given[s], rest = rest[:hand_size], rest[hand_size:]
+        if len(given[s]) != hand_size:
+            raise ValueError(f"seat {s} needs {hand_size} cards, not {given[s]}")
+    deck = [given[(dealer + 1 + k) % players][k // players] for k in range(hand_size * players)]
+    if turn_up is None:
+        turn_up, rest = rest[0], rest[1:]
+    return deck + [turn_up] + list(talon) + rest
+
+
+def play(state: engine.State, actions) -> tuple[engine.State, list]:
+    """Apply ``actions`` — ``(seat, verb[, arg])`` each — in order; return the state and all events.
+
+    Raises the first RuleError (with the index of the action added to its message)."""
+    events = []
+    for i, (seat, *act) in enumerate(actions):
+        try:
+            state, ev = engine.apply(state, seat, tuple(act))
+        except engine.RuleError as exc:
+            raise engine.RuleError(exc.rule, f"action {i} {[seat, *act]}: {exc.message}") from None
+        events.extend(ev)
+    return state, events

@@ -27,11 +27,15 @@ def _registry(registry):
 def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
     """Parse a table's options against ``spec``; return every option with defaults filled in.
 
-    Raises RuleError: the player-count rule (F1) first, then ``"record"`` for an unknown key
-    or a non-boolean flag, then the option's own rule (F2, F5, F22…).
+    Raises RuleError: the player-count rule (F1) first (``"record"`` only if ``players`` is
+    missing), then, option by option in the given order, ``"record"`` for an unknown key or a
+    non-boolean flag, or the option's own rule (F2, F5, F22…).
     """
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise RuleError("record", f"players must be a whole number, not {players!r}")
+    if players is None:
+        raise RuleError("record", "the record does not say how many players")
+    if isinstance(players, bool) or not isinstance(players, int):  # F1: checked first
+        raise RuleError(spec.players_rule, f"players must be a whole number {spec.min_players}–"
+                                           f"{spec.max_players}, not {players!r}")
     if not spec.min_players <= players <= spec.max_players:
         raise RuleError(spec.players_rule, f"{spec.title} is for {spec.min_players}–{spec.max_players} "
                                            f"players, not {players}")

@@ -29,7 +29,10 @@ _NOT_LOOKING = frozenset(("pass", "blind_frap", "look"))  # F9: every other acti
 
 
 def _deck_value(v):
-    if isinstance(v, str) and v.isdigit():
+    """F2: ``deck`` may be a number or a string (``32``, ``"32"``, ``"auto"``; record-format.md)."""
+    if isinstance(v, str) and v.strip().isdigit():
+        return int(v)
+    if isinstance(v, float) and v.is_integer():
         return int(v)
     return v
 
@@ -321,12 +324,24 @@ def frapnet_apply_action(state, seat, action):
 
 
 def _wrong_verb(d, seat, verb):
+    """The error for a verb the phase does not allow, from the seat to act.
+
+    record-format.md: where a rule forbids exactly what was tried, that rule wins over the
+    phase's rule, checked in the order the format lists them: whist before any frap F10,
+    blind frap after looking F9 (in any phase), frap in the whist round F11, ``take_trump``
+    by anyone but the blind frapper F16 (in any phase; the blind frapper's ``take_trump``
+    outside the first action of their buying turn is F16 too).
+    """
     ph = d.phase
     if ph == BID and verb == "whist":
         return RuleError("F10", "nobody may whist before someone has declared frap")
+    if verb == "blind_frap" and d.looked[seat]:
+        return RuleError("F9", "a player who has looked at their cards can no longer declare blind frap")
     if ph == WHIST and verb in ("frap", "blind_frap"):
         return RuleError("F11", f"seat {d.frapper} has already declared frap; only one frapper per deal: whist or pass")
-    if ph == BUY and verb == "take_trump":
+    if verb == "take_trump":
+        if ph != BUY and seat == d.frapper and d.blind:
+            return RuleError("F16", "take_trump is allowed only as the first action of the blind frapper's buying turn")
         if seat != d.frapper or not d.blind:
             return RuleError("F16", "only the blind frapper (or a cut-in player) may take the turn-up")
         if d.took_trump or d.turn_up is None:
