@@ -130,6 +130,7 @@ class Table:
         self._choose = bot_chooser()
         self.actions_applied = 0
         self.rejected = 0
+        self.on_seats_changed: Callable[[], Any] | None = None
 
     # --- descriptions ------------------------------------------------------------------------
     @property
@@ -206,6 +207,8 @@ class Table:
         self._send_events(list(events))
         self.broadcast_views()
         self._schedule_takeover()
+        if self.on_seats_changed is not None and not events:
+            self.on_seats_changed()
 
     # --- joining -----------------------------------------------------------------------------
     def join(self, peer, hello: dict) -> int | None:
@@ -656,68 +659,6 @@ class HostFactory(tprotocol.ServerFactory):
         return p
 
 
-# --- in-process computer players (--bots K) -----------------------------------------------------
-
-class LoopbackBot:
-    """A computer player on a real :class:`~frapnet.net.client.TableClient` over loopback.
-
-    Acts only when its seat is to act, once per state version, with
-    ``frapnet.bots.strategy.choose(view, level, rng)``; with a ``seed`` each decision uses
-    ``random.Random(f"{seed}/{seat}/{version}")``, so a match replays identically even across
-    reconnects.
-    """
-
-    def __init__(self, reactor, host: str, port: int, seat: int | None, name: str, level: str = "basic",
-                 seed: Any = None, delay: float = 0.0, password: str | None = None, reconnect: bool = True) -> None:
-        from frapnet.net.client import TableClient
-        self.reactor = reactor
-        self.level = level
-        self.seed = seed
-        self.delay = delay
-        self.rng = random.SystemRandom() if seed is None else None
-        self._acted_version = -1
-        self._pending = None
-        self._choose = bot_chooser()
-        self.client = TableClient(host, port, name, password=password, seat=seat, bot=True, reconnect=reconnect,
-                                  reactor=reactor)
-        self.client.on_view = self._on_view
-
-    def connect(self):
-        return self.client.connect()
-
-    def _on_view(self, view: dict) -> None:
-        seat = view.get("seat")
-        if seat is None or seat not in view.get("to_act", ()) or not view.get("actions"):
-            return
-        if view["version"] <= self._acted_version or self._pending is not None:
-            return
-        if self.delay:
-            self._pending = self.reactor.callLater(self.delay, self._move)
-        else:
-            self._move()
-
-    def _move(self) -> None:
-        self._pending = None
-        view = self.client.view
-        if view is None or view.get("seat") not in view.get("to_act", ()) or not view.get("actions"):
-            return
-        if view["version"] <= self._acted_version:
-            return
-        rng = random.Random(f"{self.seed}/{view['seat']}/{view['version']}") if self.seed is not None else self.rng
-        try:
-            action = self._choose(view, self.level, rng)
-        except Exception:  # noqa: BLE001
-            log.failure("bot strategy failed; choosing at random")
-            action = rng.choice(view["actions"])["action"]
-        self._acted_version = view["version"]
-        self.client.act(action)
-
-    def stop(self) -> None:
-        if self._pending is not None and self._pending.active():
-            self._pending.cancel()
-        self.client.close()
-
-
 # --- start_host ---------------------------------------------------------------------------------
 
 class HostHandle:
@@ -749,9 +690,7 @@ class HostHandle:
             b.stop()
         if self.announcer is not None:
             try:
-                r = self.announcer.stop() if hasattr(self.announcer, "stop") else self.announcer.close()
-                if isinstance(r, defer.Deferred):
-                    await r
+                await _wait_future(self.reactor, self.announcer.close())
             except Exception:  # noqa: BLE001
                 log.failure("stopping the LAN announcement failed")
         await defer.maybeDeferred(self.listener.stopListening)
@@ -781,7 +720,8 @@ def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict |
     """Start a host with one table on ``reactor``; return its :class:`HostHandle`.
 
     ``bots`` seats (the last ones, n−K…n−1) are filled by in-process computer players at
-    ``level`` (``random``/``basic``) connected over loopback; humans get the first free
+    ``level`` (``random``/``basic``; :func:`frapnet.bots.client.start_bots`) connected over
+    loopback; humans get the first free
     seats. ``seed``: shuffles, first dealer (F7) and bot decisions reproducible; otherwise
     ``random.SystemRandom``. ``announce``: advertise on the LAN (frapnet.net.discovery) on
     ``interfaces``. Other arguments as :class:`Table` and :class:`HostFactory`.
@@ -807,25 +747,56 @@ def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict |
     log.info("hosting table {name} ({game}, {n} seats) on {bind}:{port}", name=name, game=game, n=players,
              bind=bind, port=handle.port)
     target = _loopback_for(bind)
-    for k, seat in enumerate(range(players - bots, players)):
-        bot = LoopbackBot(reactor, target, handle.port, seat, f"Bot {seat + 1}", level=level, seed=seed,
-                          delay=bot_delay, password=password)
-        handle.bots.append(bot)
-        bot.connect().addErrback(lambda f, s=seat: log.failure("computer player for seat {seat} failed", f, seat=s))
+    if bots:
+        from frapnet.bots.client import start_bots
+        seats = list(range(players - bots, players))
+        handle.bots = start_bots(reactor, target, handle.port, bots, level=level, seed=seed, seats=seats,
+                                 delay=bot_delay, password=password)
     if announce:
         handle.announcer = _announce(reactor, table, handle.port, interfaces)
     return handle
 
 
 def _announce(reactor, table: Table, port: int, interfaces):
-    """Announce the table on the LAN with frapnet.net.discovery, if it is there."""
+    """Announce the table on the LAN with frapnet.net.discovery (DNS-SD), keeping its TXT
+    ``seats_free`` up to date; None if discovery is unavailable or fails."""
     try:
-        from frapnet.net.discovery import announce
+        from frapnet.net.discovery import announce, table_props
     except ImportError:
         log.info("LAN discovery is not available; not announcing")
         return None
+
+    def props():
+        return table_props(table.state.game, table.free_seats(), table.state.players, PROTOCOL_VERSION,
+                           table.password is not None)
     try:
-        return announce(reactor, table=table, port=port, interfaces=interfaces)
-    except Exception:  # noqa: BLE001
+        ann = announce(reactor, table.name, port, props(), interfaces)
+    except Exception:  # noqa: BLE001 - a bad name or interface must not stop the host
         log.failure("announcing the table on the LAN failed")
         return None
+    last = {"free": table.free_seats()}
+
+    def seats_changed():
+        if table.free_seats() != last["free"]:
+            last["free"] = table.free_seats()
+            try:
+                ann.update(props())
+            except Exception:  # noqa: BLE001
+                log.failure("updating the LAN announcement failed")
+    table.on_seats_changed = seats_changed
+    log.info("announcing table {name} on the LAN (_frapnet._tcp)", name=table.name)
+    return ann
+
+
+def _wait_future(reactor, fut, timeout: float = 2.0) -> defer.Deferred:
+    """A Deferred firing when the concurrent.futures ``fut`` is done (or after ``timeout`` s)."""
+    d = defer.Deferred()
+    start = reactor.seconds()
+
+    def poll():
+        if fut.done() or reactor.seconds() - start > timeout:
+            d.callback(None)
+        else:
+            reactor.callLater(0.02, poll)
+    poll()
+    return d
