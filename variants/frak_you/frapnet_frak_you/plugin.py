@@ -215,7 +215,8 @@ def _start_play(state, d):
                 break
     d.leader = d.turn = leader
     state.to_act = (leader,)
-    return [{"type": "play_starts", "leader": leader, "must_lead": d.must_lead}]
+    # no card named: who must lead the 2♣ is public, but a generic leak check need not know that
+    return [{"type": "play_starts", "leader": leader, "two_of_clubs": d.must_lead is not None}]
 
 
 # --- legal actions ------------------------------------------------------------------------------
@@ -497,7 +498,7 @@ def frapnet_view(state, seat, lang):
         "received": list(d.received[seat]) if me and d.received[seat] else None,
         "seats": seats, "trick": [list(t) for t in d.trick], "leader": d.leader,
         "last_trick": d.last_trick, "last_winner": d.last_winner, "turn": d.turn,
-        "tricks_played": d.played, "must_lead": d.must_lead if not d.led else None,
+        "tricks_played": d.played, "lead_two_of_clubs": d.must_lead is not None and not d.led,
         "order": _order(d), "losers": list(d.losers) if d.losers is not None else None,
         "points": state.balances[:], "loss_limit": state.options["loss_limit"],
     }
@@ -572,7 +573,7 @@ def frapnet_describe_event(state, event, names, lang):
     if kind == "exchange":
         return t["exchange"].format(passing=dirs.get(event["direction"], ""))
     if kind == "play_starts":
-        return t["play_starts_2c" if event.get("must_lead") else "play_starts"].format(who=name(event["leader"]))
+        return t["play_starts_2c" if event.get("two_of_clubs") else "play_starts"].format(who=name(event["leader"]))
     if kind == "play":
         return t["play"].format(who=name(event["seat"]), card=_sym(event["card"]))
     if kind == "trick":

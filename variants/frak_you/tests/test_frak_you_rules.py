@@ -284,7 +284,7 @@ def test_K4_two_of_clubs_holder_leads_it():
     st, _ = deal_to(4, hands, dealer=0, options={"first_lead": "two_of_clubs"})
     assert st.to_act == (3,)   # seat 3 holds the clubs
     assert engine.legal_actions(st, 3) == [("play", "2C")]
-    assert engine.view(st, 3)["must_lead"] == "2C"
+    assert engine.view(st, 3)["lead_two_of_clubs"] is True and engine.view(st, None)["lead_two_of_clubs"] is True
     assert_refused(st, 3, ("play", "AC"), "K4")
     assert_refused(st, 1, ("play", "2H"), "K4")
     assert_refused(st, 3, ("play", "2H"), "K5")           # a card the seat does not hold
