@@ -565,7 +565,9 @@ def test_L12_seed_squares():
     """SL: 1, 4, 9, 16, 25, 36, 49 points for 1…7 tricks; each member gets the team's score."""
     for t in range(8):
         assert side_scores([(0,), (1, 2)], [t, 7 - t, 0], [0, 0, 0]) == [t * t, (7 - t) ** 2, (7 - t) ** 2]
-    # the docs' worked example: team (0, 2) 4 tricks + one declaration = 21; lone seats 1 and 3
+    # the docs' worked example: team cards 7♥ 8♠ 9♦ RJ; side 0+2 takes 4 tricks with one
+    # declaration = 21 each; lone seats 1 (2 tricks) and 3 (1 trick)
+    assert teams_for(["7H", "8S", "9D", "RJ"]) == [[0, 2], [1], [3]]
     assert side_scores([(0, 2), (1,), (3,)], [3, 2, 1, 1], [1, 0, 0, 0]) == [21, 4, 21, 1]
 
 
