@@ -1,0 +1,35 @@
+"""`frapnet join NAME|HOST:PORT`: sit down at a table in this terminal (docs/playing.md)."""
+HELP = "join a table (by its LAN name or HOST:PORT) in this terminal"
+
+
+def add_arguments(p):
+    p.add_argument("table", metavar="NAME|HOST:PORT", help="the table's name on the LAN, or HOST:PORT")
+    p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    p.add_argument("--password", default=None, help="the table's password, if it has one")
+    p.add_argument("--spectate", action="store_true", help="watch without taking a seat")
+    p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
+    p.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                   help="how long to look for a table by name on the LAN (default 3)")
+
+
+def run(args) -> int:
+    import sys
+
+    from frapnet.commands.play import default_name
+    from frapnet.tui.i18n import default_lang
+
+    lang = args.lang or default_lang()
+    name = args.name or default_name()
+    from frapnet.net.discovery import resolve
+
+    try:  # before the reactor: browsing by name runs its own short-lived loop
+        host, port = resolve(args.table, timeout=args.timeout)
+    except Exception as exc:  # noqa: BLE001 - ValueError, DiscoveryError, OSError: say what went wrong
+        print(f"frapnet join: {exc}", file=sys.stderr)
+        return 2
+
+    from frapnet.tui.app import install_reactor, react, run_client
+
+    install_reactor()
+    return react(lambda reactor: run_client(reactor, host, port, name, lang, password=args.password,
+                                            spectate=args.spectate))

@@ -1,0 +1,71 @@
+"""`frapnet play`: a local table against computer players, in this terminal (docs/playing.md)."""
+HELP = "play against computer players in this terminal (a local table; nothing is announced)"
+
+
+def add_arguments(p):
+    p.add_argument("--players", type=int, default=4, help="number of seats, yours included (default 4)")
+    p.add_argument("--game", default="frap", help="the game (default frap)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a table option (repeatable), e.g. ante=200 or cut_in=false")
+    p.add_argument("--house-rule", action="append", default=[], metavar="NAME", help="a house rule (repeatable)")
+    p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
+                   help="also load one-file plugins from DIR (repeatable)")
+    p.add_argument("--level", default="basic", choices=("random", "basic"), help="computer players' level (default basic)")
+    p.add_argument("--seed", default=None, help="seed for shuffles and computer players (a reproducible match)")
+    p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
+    p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    p.add_argument("--deals", type=int, default=None, metavar="N", help="end the match after N deals")
+    p.add_argument("--record", default=None, metavar="FILE", help="write the match's record here (record-format.md)")
+    p.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+                   help="computer players think this long, so you can follow them (default 0.5)")
+    p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS",
+                   help="pause between deals (default 1.0)")
+
+
+def default_name() -> str:
+    """The login name, else "Player"."""
+    import getpass
+
+    try:
+        return getpass.getuser() or "Player"
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "Player"
+
+
+def run(args) -> int:
+    import sys
+
+    from frapnet.commands.host import parse_options
+    from frapnet.errors import PluginError, RuleError
+    from frapnet.tui.i18n import default_lang
+
+    lang = args.lang or default_lang()
+    name = args.name or default_name()
+    try:
+        options = parse_options(args.option)
+        from frapnet import engine
+        from frapnet.plugins import default_registry
+        registry = default_registry(args.plugins_dir)
+        engine.new_match(args.game, args.players, options, args.house_rule, registry)
+    except RuleError as exc:
+        print(f"frapnet play: rule {exc.rule}: {exc.message}", file=sys.stderr)
+        return 2
+    except (PluginError, ValueError) as exc:
+        print(f"frapnet play: {exc}", file=sys.stderr)
+        return 2
+
+    from frapnet.tui.app import install_reactor, react, run_local
+
+    install_reactor()
+
+    def main(reactor):
+        from frapnet.net.host import start_host
+
+        handle = start_host(reactor, game=args.game, players=args.players, options=options,
+                            house_rules=args.house_rule, bots=args.players - 1, level=args.level,
+                            bind="127.0.0.1", port=0, seed=args.seed, name=name,
+                            deals=args.deals, record=args.record, registry=registry, announce=False,
+                            bot_delay=args.bot_delay, pause=args.pause)
+        return run_local(reactor, handle, name=name, lang=lang)
+
+    return react(main)

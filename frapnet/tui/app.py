@@ -1,0 +1,361 @@
+"""The full-screen terminal client: a prompt_toolkit Application on the Twisted (asyncio) reactor.
+
+Entry points (used by ``frapnet join``, ``frapnet play`` and ``frapnet host --play``)::
+
+    from frapnet.tui.app import install_reactor, react, run_client, run_local
+    reactor = install_reactor()          # asyncio loop + asyncioreactor, before anything imports
+                                         # twisted.internet.reactor (stack-notes.md)
+    code = react(lambda r: run_client(r, "127.0.0.1", 7777, "Olga", "en"))
+
+    # a host started in this process (frapnet.net.host.start_host):
+    code = react(lambda r: run_local(r, handle, name="Olga", lang="ru"))
+
+:func:`run_client` returns a Deferred that fires with the exit status (0) once the player quits;
+a "before shutdown" trigger exits the application first, so SIGTERM or ``reactor.stop()`` also
+leave the terminal clean (alternate screen off, cooked mode). Twisted's log goes to the log pane
+(warnings and errors only), never to stdout.
+"""
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any, Callable
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout.containers import ConditionalContainer
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.mouse_events import MouseEventType
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame, TextArea
+
+from frapnet.tui import render
+from frapnet.tui.i18n import translation
+from frapnet.tui.model import Screen
+
+GAME_KEYS = (list("abcdefghijklmnopqrstuvwxyz0123456789?./")
+             + ["left", "right", "up", "down", "home", "end", "enter", "space", "escape", "f1", "tab",
+                "c-c", "c-d"])
+_PTK_KEY = {"space": " ", "enter": "enter", "tab": "tab"}
+
+
+def install_reactor():
+    """Create an asyncio event loop, install Twisted's asyncio reactor on it and return the reactor.
+
+    Must run before anything imports ``twisted.internet.reactor``; if an asyncio reactor is
+    already installed it is returned, any other reactor raises RuntimeError."""
+    if "twisted.internet.reactor" in sys.modules:
+        from twisted.internet import reactor
+        from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+        if not isinstance(reactor, AsyncioSelectorReactor):
+            raise RuntimeError(f"another Twisted reactor ({type(reactor).__name__}) is already installed; "
+                               "the terminal client needs the asyncio reactor")
+        return reactor
+    if sys.platform == "win32":
+        loop = asyncio.SelectorEventLoop()
+    else:
+        loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    from twisted.internet import asyncioreactor
+    asyncioreactor.install(loop)
+    from twisted.internet import reactor
+    return reactor
+
+
+def react(main: Callable[[Any], Any]) -> int:
+    """Run ``main(reactor)`` (returning a Deferred, a coroutine or a value) on the installed reactor
+    until it finishes; stop the reactor and return its result as the exit status (1 on failure,
+    after printing the error once the terminal is restored)."""
+    from twisted.internet import defer, reactor
+    from twisted.logger import globalLogBeginner
+
+    globalLogBeginner.beginLoggingTo([], redirectStandardIO=False, discardBuffer=True)
+    out: dict = {}
+
+    def start():
+        d = defer.maybeDeferred(main, reactor)
+        d.addCallback(lambda r: defer.ensureDeferred(r) if asyncio.iscoroutine(r) else r)
+
+        def ok(code):
+            out["code"] = code if isinstance(code, int) else 0
+
+        def bad(f):
+            out["code"] = 1
+            out["error"] = f
+
+        d.addCallbacks(ok, bad)
+        d.addBoth(lambda _: reactor.stop() if reactor.running else None)
+
+    reactor.callWhenRunning(start)
+    reactor.run()
+    if "error" in out:
+        f = out["error"]
+        print(f"frapnet: {f.getErrorMessage() or f.type.__name__}", file=sys.stderr)
+    return out.get("code", 1)
+
+
+class ClientApp:
+    """The Application and its wiring to a :class:`Screen` (and optionally a TableClient).
+
+    ``send(action)``, ``chat(text)``, ``leave()`` are how it talks to the table; tests pass
+    plain callables. ``input``/``output``: prompt_toolkit input/output (pipe + DummyOutput in tests).
+    """
+
+    def __init__(self, screen: Screen, *, send: Callable[[list], Any] = lambda a: None,
+                 chat: Callable[[str], Any] = lambda t: None, leave: Callable[[], Any] = lambda: None,
+                 input=None, output=None, mouse: bool = True) -> None:
+        self.screen = screen
+        self.send = send
+        self.chat = chat
+        self.leave = leave
+        self.quitting = False
+        s = screen
+        self._top_cache = None
+
+        self.top = Window(FormattedTextControl(self._top, focusable=True, show_cursor=False),
+                          height=self._top_height, wrap_lines=False)
+        self.log = Window(FormattedTextControl(lambda: render.log_lines(s), show_cursor=False,
+                                               get_cursor_position=self._log_end),
+                          wrap_lines=True)
+        self.chat_line = TextArea(multiline=False, prompt=s._("say> "), height=1,
+                                  accept_handler=self._send_chat, style="class:chat")
+        status = Window(FormattedTextControl(lambda: render.status_bar(s, self._width())), height=1)
+        rule = Window(height=1, char="─", style="class:frame.border")
+        body = HSplit([self.top, rule, self.log, self.chat_line, status])
+
+        def overlay(name, fn):
+            return Float(ConditionalContainer(
+                Frame(Window(FormattedTextControl(fn), wrap_lines=True, dont_extend_height=True),
+                      style="class:dialog"),
+                filter=Condition(lambda: s.overlay == name)))
+
+        self.root = FloatContainer(body, floats=[
+            overlay("settlement", lambda: render.settlement(s)),
+            overlay("help", lambda: render.help_screen(s)),
+            overlay("quit", lambda: render.quit_dialog(s)),
+        ])
+        self.app = Application(layout=Layout(self.root, focused_element=self.top), key_bindings=self._keys(),
+                               style=Style.from_dict(render.STYLE), full_screen=True, mouse_support=mouse,
+                               input=input, output=output)
+
+    # --- drawing -------------------------------------------------------------------------------
+    def _width(self) -> int:
+        try:
+            return self.app.output.get_size().columns
+        except Exception:  # noqa: BLE001 - no output yet
+            return 80
+
+    def _rows(self) -> int:
+        try:
+            return self.app.output.get_size().rows
+        except Exception:  # noqa: BLE001
+            return 24
+
+    def _top(self) -> list:
+        s = self.screen
+        w = self._width()
+        n = s.players
+        compact = n > 6 and self._rows() < 18 + n
+        frags = (render.header(s, w) + [("class:frame.border", "─" * w + "\n")]
+                 + render.seats(s, w, compact=compact) + [("class:frame.border", "─" * w + "\n")]
+                 + render.hand(s, w, self._click) + render.actions(s, w, self._click))
+        if frags and frags[-1][1].endswith("\n"):
+            last = frags[-1]
+            frags[-1] = (last[0], last[1][:-1]) + tuple(last[2:])
+        self._top_cache = frags
+        return frags
+
+    def _top_height(self) -> Dimension:
+        frags = self._top()
+        lines = sum(f[1].count("\n") for f in frags) + 1
+        return Dimension.exact(min(lines, max(1, self._rows() - 4)))
+
+    def _log_end(self) -> Point:
+        """The log window follows its last line."""
+        return Point(0, max(0, len(self.screen.log) - 1))
+
+    def _click(self, key: str):
+        def handler(ev):
+            if ev.event_type == MouseEventType.MOUSE_UP:
+                self.press(key)
+                return None
+            return NotImplemented
+        return handler
+
+    # --- input ---------------------------------------------------------------------------------
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        chatting = has_focus(self.chat_line)
+
+        for name in GAME_KEYS:
+            ptk = _PTK_KEY.get(name, name)
+
+            @kb.add(ptk, filter=~chatting)
+            def _(event, name=name):
+                self.press(name)
+
+        @kb.add("escape", filter=chatting)
+        @kb.add("tab", filter=chatting)
+        def _(event):
+            event.app.layout.focus(self.top)
+
+        @kb.add("c-c", filter=chatting)
+        def _(event):
+            self.chat_line.text = ""
+            event.app.layout.focus(self.top)
+
+        return kb
+
+    def press(self, key: str) -> None:
+        """A key (or a click) for the screen model; carry out what it asks."""
+        for intent in self.screen.press(key):
+            kind = intent[0]
+            if kind == "act":
+                self.send(intent[1])
+            elif kind == "chat":
+                self.app.layout.focus(self.chat_line)
+            elif kind == "quit":
+                self.quit()
+        self.app.invalidate()
+
+    def _send_chat(self, buff) -> bool:
+        text = buff.text.strip()
+        if text:
+            self.chat(text)
+        self.app.layout.focus(self.top)
+        return False
+
+    def quit(self) -> None:
+        """Leave the table and end the application."""
+        if self.quitting:
+            return
+        self.quitting = True
+        try:
+            self.leave()
+        finally:
+            if self.app.is_running and not self.app.future.done():
+                self.app.exit(result=0)
+
+    def refresh(self) -> None:
+        self.app.invalidate()
+
+
+
+def run_client(reactor, host: str, port: int, name: str, lang: str = "en", *, password: str | None = None,
+               spectate: bool = False, token: str | None = None, table: str | None = None,
+               input=None, output=None, on_app: Callable[[ClientApp], Any] | None = None):
+    """Open the terminal client on ``host``:``port`` as ``name`` (chrome and game texts in ``lang``).
+
+    Returns a Deferred firing with 0 when the player quits (or the table closes and the player
+    quits). Connection trouble is shown and retried by the TableClient (seat token, backoff).
+    ``on_app`` is called with the :class:`ClientApp` once built (tests, benchmarks).
+    """
+    from twisted.internet import defer
+
+    d = defer.ensureDeferred(_run_client(reactor, host, port, name, lang, password=password, spectate=spectate,
+                                         token=token, table=table, input=input, output=output, on_app=on_app))
+    return d
+
+
+async def _run_client(reactor, host, port, name, lang, *, password, spectate, token, table, input, output, on_app):
+    from twisted.internet import defer
+    from twisted.logger import LogLevel, formatEvent, globalLogPublisher
+
+    from frapnet.net.client import TableClient
+
+    _ = translation(lang).gettext
+    screen = Screen(_, lang)
+    client = TableClient(host, port, name=name, password=password, token=token, spectate=spectate, lang=lang,
+                         reconnect=True, reactor=reactor, table=table)
+    ui = ClientApp(screen, send=client.act, chat=client.chat, leave=client.leave, input=input, output=output)
+
+    def hook(fn):
+        def call(arg):
+            fn(arg)
+            ui.refresh()
+        return call
+
+    client.on_welcome = hook(screen.set_welcome)
+    client.on_view = hook(screen.set_view)
+    client.on_event = hook(screen.add_event)
+    client.on_chat = hook(screen.add_chat)
+    client.on_error = hook(screen.add_error)
+
+    def status(st):
+        screen.set_status(st)
+        if st == "closed" and client.closing and not ui.quitting:
+            reason = client.closing.get("reason") or ""
+            screen.add_log("status", _("The table has closed ({reason}). Press q to quit.").format(reason=reason))
+        ui.refresh()
+
+    client.on_status = status
+
+    def observe(event):
+        level = event.get("log_level")
+        if level is not None and level >= LogLevel.warn:
+            text = formatEvent(event)
+            f = event.get("log_failure")
+            if f is not None:
+                text += f": {f.getErrorMessage()}"
+            screen.add_log("system", text)
+            ui.refresh()
+
+    globalLogPublisher.addObserver(observe)
+    screen.add_log("system", _("Joining {host}:{port} as {name}…").format(host=host, port=port, name=name))
+    app_d = defer.Deferred.fromFuture(asyncio.ensure_future(ui.app.run_async(set_exception_handler=False)))
+
+    def before_shutdown():
+        if ui.app.is_running and not ui.app.future.done():
+            ui.app.exit(result=0)
+        return app_d
+
+    trigger = reactor.addSystemEventTrigger("before", "shutdown", before_shutdown)
+    if on_app is not None:
+        on_app(ui)
+
+    def join_failed(f):
+        screen.add_log("error", _("Could not join the table: {why}").format(why=f.getErrorMessage()))
+        ui.refresh()
+
+    client.connect().addErrback(join_failed)
+    try:
+        code = await app_d
+    finally:
+        globalLogPublisher.removeObserver(observe)
+        try:
+            reactor.removeSystemEventTrigger(trigger)
+        except (ValueError, KeyError):
+            pass
+        if not ui.quitting:
+            client.close()
+        else:
+            # let the leave message go out before the connection closes
+            await _sleep(reactor, 0.05)
+            client.close()
+    return code if isinstance(code, int) else 0
+
+
+def _sleep(reactor, seconds: float):
+    from twisted.internet import defer
+    d = defer.Deferred()
+    reactor.callLater(seconds, d.callback, None)
+    return d
+
+
+def run_local(reactor, handle, name: str = "", lang: str = "en", *, host: str = "127.0.0.1", **kw):
+    """The client for a host running in this process (``handle`` from start_host, reached at
+    ``host``, a loopback address); stops the host when the player quits. Returns a Deferred
+    firing with the exit status."""
+    from twisted.internet import defer
+
+    async def go():
+        try:
+            code = await run_client(reactor, host, handle.port, name, lang, **kw)
+        finally:
+            await handle.stop()
+        return code
+    return defer.ensureDeferred(go())

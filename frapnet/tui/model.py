@@ -1,0 +1,642 @@
+"""The terminal client's screen model: what is shown and what each key does, without a terminal.
+
+:class:`Screen` holds the last view the host sent (engine ``view`` + ``names``, ``connection``,
+``table``), the log, the chat and the connection status, and the player's selection (cursor,
+toggled cards, which card action the hand is choosing for). :meth:`Screen.press` turns a key
+name into intents for the application: ``("act", [verb, arg?])`` (send this action),
+``("quit",)``, ``("chat",)`` (focus the chat line) or nothing.
+
+It works on any game from the view's generic keys: an action whose argument is a card (Frap's
+``play``, ``discard``, ``take_trump``) is chosen on the hand with a digit or the arrows; an
+action whose argument is a list of cards (``buy``) by toggling cards, with the counts the legal
+actions allow; every other action gets a letter. Only actions listed in ``view["actions"]`` can
+be produced — a selection that matches no legal action cannot be confirmed, and a toggle that
+could never lead to one is refused (F9: cards are named only once the seat has looked, F15, F20).
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable
+
+from frapnet.tui.text import fmt_amount, safe_name, safe_text
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = frozenset("HD")
+RANK_VALUE = {r: i + 2 for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
+SUIT_ORDER = ("S", "H", "D", "C")
+
+# Stable letters for well-known verbs (the same key in every phase and language); any other
+# verb gets the first free letter of its name, then of the alphabet.
+VERB_KEYS = {
+    "look": "l", "pass": "p", "frap": "f", "blind_frap": "b", "whist": "w", "cut_in": "c",
+    "cut_in_trump": "t", "decline": "d", "take_trump": "t", "buy": "u", "discard": "x", "play": "y",
+}
+RESERVED_KEYS = frozenset("q?hjkmnz")  # chrome keys (and vi-style arrows) never given to actions
+DIGIT_KEYS = "1234567890"
+
+LOG_LINES = 500
+
+
+# --- cards ------------------------------------------------------------------------------------
+
+def is_card(x) -> bool:
+    """A string that looks like a card (rank then a suit letter, or a joker)."""
+    return isinstance(x, str) and (x in ("RJ", "BJ") or (2 <= len(x) <= 3 and x[-1] in SUIT_SYMBOLS
+                                                         and x[:-1] in RANK_VALUE))
+
+
+def card_suit(card: str) -> str | None:
+    return card[-1] if is_card(card) and card not in ("RJ", "BJ") else None
+
+
+def card_face(card) -> str:
+    """The short face of a card: ``"10♥"``, ``"Q♠"``; jokers ``"Jk"``; anything else made safe."""
+    if card in ("RJ", "BJ"):
+        return "Jk"
+    if is_card(card):
+        return card[:-1] + SUIT_SYMBOLS[card[-1]]
+    return safe_text(card, 4)
+
+
+def card_red(card) -> bool:
+    """Hearts, diamonds and the red joker are drawn in red."""
+    return card == "RJ" or card_suit(card) in RED_SUITS
+
+
+def hand_order(cards, trump: str | None = None) -> list:
+    """``cards`` sorted for the eye: by suit (trumps first, then ♠♥♦♣), high rank first."""
+    order = list(SUIT_ORDER)
+    if trump in order:
+        order.remove(trump)
+        order.insert(0, trump)
+
+    def key(c):
+        s = card_suit(c)
+        return (order.index(s) if s in order else 9, -RANK_VALUE.get(c[:-1], 20) if s else 0,
+                c if isinstance(c, str) else "")
+    return sorted((c for c in cards if isinstance(c, str)), key=key)
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+class Group:
+    """The legal actions of one verb. ``kind``: ``"simple"`` (each action a button), ``"card"``
+    (argument is one card: chosen on the hand), ``"cards"`` (argument a list of cards: toggled).
+    ``actions`` is a list of ``(wire_action, label)``; ``key`` the letter switching the hand to
+    this group (card kinds) or None."""
+
+    def __init__(self, verb: str, kind: str):
+        self.verb = verb
+        self.kind = kind
+        self.actions: list[tuple[list, str]] = []
+        self.key: str | None = None
+
+    @property
+    def title(self) -> str:
+        """A label for the whole group: what its actions' labels share once the cards they name
+        are taken out (``"Play 8♠"`` → ``"Play"``, ``"Buy: discard 9♥ J♦"`` → ``"Buy: discard"``)."""
+        labels = []
+        for a, lab in self.actions:
+            if len(a) < 2 or not a[1]:
+                continue
+            cards = a[1] if isinstance(a[1], list) else [a[1]]
+            for c in cards:
+                lab = lab.replace(card_face(c), "")
+            labels.append(" ".join(lab.split()))
+        if not labels:
+            labels = [lab for a, lab in self.actions]
+        if not labels:
+            return self.verb.replace("_", " ")
+        pre = labels[0]
+        for lab in labels[1:]:
+            while not lab.startswith(pre):
+                pre = pre[:-1]
+        pre = pre.rstrip(" :,;-")
+        return pre or self.verb.replace("_", " ")
+
+    def candidates(self) -> list:
+        """Card kind: the cards that may be chosen, in the order listed."""
+        return [a[1] for a, _ in self.actions]
+
+    def sets(self) -> dict[frozenset, tuple[list, str]]:
+        """Cards kind: each legal card set → its (action, label)."""
+        return {frozenset(a[1]): (a, lab) for a, lab in self.actions}
+
+
+def _label(item) -> str:
+    return safe_text(item.get("label"), 60) if isinstance(item, dict) else ""
+
+
+def group_actions(actions, hand_known: bool) -> list[Group]:
+    """Group ``view["actions"]`` by verb, in the order first listed (see :class:`Group`). Items that
+    are not ``{"action": [verb, arg?], "label": str}`` are ignored."""
+    groups: dict[str, Group] = {}
+    for item in actions or ():
+        if not isinstance(item, dict):
+            continue
+        act = item.get("action")
+        if not isinstance(act, (list, tuple)) or not act or not isinstance(act[0], str):
+            continue
+        act = list(act)
+        verb = act[0]
+        if len(act) == 1:
+            kind = "simple"
+        elif is_card(act[1]):
+            kind = "card"
+        elif isinstance(act[1], (list, tuple)) and all(is_card(c) for c in act[1]):
+            kind = "cards" if hand_known else "simple"
+            act = [verb, list(act[1])]
+        else:
+            kind = "simple"
+        g = groups.get(verb)
+        if g is None or (g.kind != kind and "simple" in (g.kind, kind)):
+            key = verb if g is None else f"{verb}\x00{kind}"
+            g = groups.get(key)
+            if g is None:
+                g = groups[key] = Group(verb, kind)
+        g.actions.append((act, _label(item) or " ".join(str(x) for x in act)))
+    return list(groups.values())
+
+
+def assign_keys(groups: list[Group]) -> dict[str, tuple[list, str] | Group]:
+    """Letters for simple actions (one each) and for card groups when there is more than one
+    (to switch the hand between them). Returns ``{letter: (action, label) or Group}``."""
+    taken = set(RESERVED_KEYS)
+    out: dict = {}
+    hand_groups = [g for g in groups if g.kind != "simple"]
+    wanted = []
+    for g in groups:
+        if g.kind == "simple":
+            wanted.extend((g.verb, a) for a in g.actions)
+        elif len(hand_groups) > 1:
+            wanted.append((g.verb, g))
+    # first pass: preferred letters; second pass: letters of the verb; then any letter
+    pending = []
+    for verb, item in wanted:
+        k = VERB_KEYS.get(verb)
+        if k and k not in taken and not (isinstance(item, tuple) and sum(1 for v, _ in wanted if v == verb) > 1):
+            taken.add(k)
+            out[k] = item
+        else:
+            pending.append((verb, item))
+    for verb, item in pending:
+        k = next((c for c in verb.lower() if "a" <= c <= "z" and c not in taken), None)
+        if k is None:
+            k = next((c for c in "abcdefgilorstuvwxy" if c not in taken), None)
+        if k is None:
+            continue
+        taken.add(k)
+        out[k] = item
+    for k, item in out.items():
+        if isinstance(item, Group):
+            item.key = k
+    return out
+
+
+# --- the screen model -------------------------------------------------------------------------
+
+class Screen:
+    """Everything the client shows, and the player's selection. Pure: no terminal, no network.
+
+    Feed it with :meth:`set_welcome`, :meth:`set_view`, :meth:`add_event`, :meth:`add_chat`,
+    :meth:`add_error`, :meth:`set_status`; read :attr:`view` and the derived properties; send it
+    keys with :meth:`press`. ``_`` is the chrome's gettext function (i18n.translation(lang)).
+    """
+
+    def __init__(self, gettext: Callable[[str], str] | None = None, lang: str = "en"):
+        self._ = gettext or (lambda s: s)
+        self.lang = lang
+        self.view: dict | None = None
+        self.welcome: dict | None = None
+        self.status = "connecting"
+        self.log: deque[tuple[str, str]] = deque(maxlen=LOG_LINES)
+        self.overlay: str | None = None           # "help", "quit", "settlement" or None
+        self.settlement: dict | None = None
+        self.show_last_trick = False
+        self.cursor = 0
+        self.selected: set = set()
+        self.mode: str | None = None              # verb of the card group the hand chooses for
+        self.message = ""                         # a one-line hint after a refused key
+        self.groups: list[Group] = []
+        self.keys: dict = {}
+        self._actions_sig = None
+        self._bases: dict[int, list] = {}         # deal_no → balances before that deal
+        self._settled: set = set()                # deal numbers whose settlement was shown
+        self._trick_money: dict[int, list] = {}   # deal_no → trick money per seat (from events)
+        self._quit_armed = False
+
+    # --- input from the connection -----------------------------------------------------------
+
+    def set_welcome(self, info: dict) -> None:
+        self.welcome = info if isinstance(info, dict) else {}
+
+    def set_status(self, status: str) -> None:
+        """``connecting``, ``connected``, ``reconnecting`` or ``closed`` (the TableClient's)."""
+        _ = self._
+        if status == self.status:
+            return
+        if status == "reconnecting":
+            self.add_log("status", _("Connection lost — reconnecting…"))
+        elif status == "connected" and self.status == "reconnecting":
+            self.add_log("status", _("Reconnected; the table is back."))
+        elif status == "closed":
+            self.add_log("status", _("The connection is closed."))
+        self.status = status
+
+    def set_view(self, view: dict) -> None:
+        """A new view from the host: recompute the offered actions, keep a still-valid selection."""
+        if not isinstance(view, dict):
+            return
+        prev = self.view
+        self.view = view
+        n = self.players
+        dn = view.get("deal_no")
+        lr = view.get("last_report") if isinstance(view.get("last_report"), dict) else None
+        in_deal = bool(view.get("to_act")) or (view.get("phase") not in (None, "done"))
+        if isinstance(dn, int) and dn not in self._bases and in_deal:
+            if lr and isinstance(lr.get("balances"), list):
+                self._bases[dn] = list(lr["balances"])
+            elif dn == 1:
+                self._bases[dn] = [0] * n
+        if prev is None and lr and isinstance(dn, int):
+            self._settled.add(dn if not in_deal else dn - 1)  # a report older than our arrival
+        if lr and isinstance(dn, int) and not in_deal and dn not in self._settled:
+            self.show_settlement(lr, dn)
+        hand_known = isinstance(view.get("hand"), list)
+        sig = (repr(view.get("actions")), hand_known, repr(view.get("hand")))
+        if sig != self._actions_sig:
+            self._actions_sig = sig
+            self.groups = group_actions(view.get("actions"), hand_known)
+            self.keys = assign_keys(self.groups)
+            hg = [g.verb for g in self.groups if g.kind != "simple"]
+            if self.mode not in hg:
+                self.mode = hg[0] if hg else None
+            g = self.active_group
+            if g is None or g.kind != "cards" or not any(self.selected <= s for s in g.sets()):
+                self.selected = set()
+            self._snap_cursor()
+            self.message = ""
+
+    def add_event(self, event: dict) -> None:
+        """A public event from the host (with ``text`` in plain words): log it; settle at deal end."""
+        if not isinstance(event, dict):
+            return
+        text = safe_text(event.get("text")) or safe_text(event.get("type", "?")).replace("_", " ")
+        self.add_log("event", text)
+        kind = event.get("type")
+        v = self.view or {}
+        dn = v.get("deal_no")
+        if kind == "deal" and isinstance(event.get("deal_no"), int):
+            self._trick_money.pop(event["deal_no"], None)
+        elif kind == "trick" and isinstance(dn, int):
+            w, amt = event.get("winner"), event.get("amount")
+            if isinstance(w, int) and isinstance(amt, int) and 0 <= w < self.players:
+                tm = self._trick_money.setdefault(dn, [0] * self.players)
+                tm[w] += amt
+        elif kind == "deal_end" and isinstance(event.get("report"), dict) and isinstance(dn, int):
+            if dn not in self._settled:
+                self.show_settlement(event["report"], dn)
+
+    def add_chat(self, msg: dict) -> None:
+        if not isinstance(msg, dict):
+            return
+        self.add_log("chat", f"<{safe_name(msg.get('name'))}> {safe_text(msg.get('text'), 500)}")
+
+    def add_error(self, err: dict) -> None:
+        if not isinstance(err, dict):
+            return
+        rule = err.get("rule")
+        text = safe_text(err.get("message") or err.get("code"), 300)
+        if rule:
+            text += f" ({safe_text(rule, 12)})"
+        self.add_log("error", text)
+        self.message = text
+
+    def add_log(self, kind: str, text: str) -> None:
+        """Append a line (``kind``: event, chat, status, error, system) to the log pane."""
+        self.log.append((kind, safe_text(text)))
+
+    # --- derived facts -------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        v = self.view or {}
+        n = v.get("players")
+        if isinstance(n, int) and 0 < n <= 64:
+            return n
+        return len(v.get("names") or ()) or 0
+
+    @property
+    def seat(self):
+        v = self.view or {}
+        s = v.get("seat")
+        return s if isinstance(s, int) else None
+
+    def name(self, seat) -> str:
+        """Seat ``seat``'s name, made safe and cut (:func:`safe_name`)."""
+        names = (self.view or {}).get("names") or ()
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return safe_name(names[seat])
+        return self._("Seat {n}").format(n=seat + 1) if isinstance(seat, int) else "?"
+
+    def seat_info(self, seat: int) -> dict:
+        seats = (self.view or {}).get("seats")
+        if isinstance(seats, list) and 0 <= seat < len(seats) and isinstance(seats[seat], dict):
+            return seats[seat]
+        return {}
+
+    def connection(self, seat: int) -> str:
+        conn = (self.view or {}).get("connection")
+        if isinstance(conn, list) and 0 <= seat < len(conn) and isinstance(conn[seat], str):
+            return conn[seat]
+        return ""
+
+    @property
+    def to_act(self) -> list:
+        ta = (self.view or {}).get("to_act")
+        return [s for s in ta if isinstance(s, int)] if isinstance(ta, list) else []
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.to_act
+
+    @property
+    def mid_deal(self) -> bool:
+        """A deal is being played and this client holds a seat (quitting asks first)."""
+        v = self.view or {}
+        return self.seat is not None and bool(self.to_act) and not v.get("match_over")
+
+    @property
+    def trump(self):
+        t = (self.view or {}).get("trump")
+        return t if t in SUIT_SYMBOLS else None
+
+    @property
+    def hand(self) -> list | None:
+        """The seat's cards sorted for the eye, or None while face down (F9) or for a spectator."""
+        h = (self.view or {}).get("hand")
+        if not isinstance(h, list):
+            return None
+        return hand_order(h, self.trump)
+
+    @property
+    def hand_count(self) -> int:
+        v = self.view or {}
+        h = v.get("hand")
+        if isinstance(h, list):
+            return len(h)
+        c = v.get("hand_count")
+        return c if isinstance(c, int) and 0 <= c <= 60 else 0
+
+    @property
+    def active_group(self) -> Group | None:
+        for g in self.groups:
+            if g.kind != "simple" and g.verb == self.mode:
+                return g
+        return None
+
+    def row(self) -> list:
+        """The cards on the hand row: the hand, then any card the active group may choose that
+        is not in the hand (Frap F16: the turn-up the blind frapper may discard)."""
+        hand = self.hand or []
+        g = self.active_group
+        if g is not None and g.kind == "card":
+            extra = [c for c in g.candidates() if c not in hand]
+            return hand + [c for i, c in enumerate(extra) if c not in extra[:i]]
+        return hand
+
+    def choosable(self, card) -> bool:
+        """May ``card`` be chosen (card group) or toggled (cards group) now?"""
+        g = self.active_group
+        if g is None:
+            return False
+        if g.kind == "card":
+            return card in g.candidates()
+        new = self.selected ^ {card}
+        return any(new <= s for s in g.sets())
+
+    def chosen_action(self):
+        """Cards group: the (action, label) the current selection makes, or None."""
+        g = self.active_group
+        if g is None or g.kind != "cards":
+            return None
+        return g.sets().get(frozenset(self.selected))
+
+    def counts(self) -> tuple[int, int] | None:
+        """Cards group: the fewest and most cards a legal choice holds."""
+        g = self.active_group
+        if g is None or g.kind != "cards":
+            return None
+        sizes = [len(s) for s in g.sets()]
+        return (min(sizes), max(sizes)) if sizes else None
+
+    def buttons(self) -> list[tuple[str, str, Any]]:
+        """The action row: ``(key, label, item)`` for each simple action (in the order the host
+        listed them) and for each card group the hand is not choosing for now."""
+        rev = {id(item): k for k, item in self.keys.items()}
+        out = []
+        for g in self.groups:
+            if g.kind == "simple":
+                for a in g.actions:
+                    k = rev.get(id(a))
+                    if k:
+                        out.append((k, a[1], a))
+            elif g.key and g.verb != self.mode:
+                out.append((g.key, g.title + "…", g))
+        return out
+
+    def seat_declaration(self, seat: int) -> str:
+        """The seat's declaration in the chrome's words (frap, blind frap, whist, pass, cut-in)."""
+        d = self.seat_info(seat).get("declaration")
+        if not d or not isinstance(d, str):
+            return ""
+        words = {"frap": self._("frap"), "blind_frap": self._("blind frap"), "whist": self._("whist"),
+                 "pass": self._("pass"), "cut_in": self._("cut-in")}
+        return words.get(d) or safe_text(d, 14).replace("_", " ")
+
+    def trick_cards(self, last: bool = False) -> dict[int, str]:
+        """The current (or last) trick as ``{seat: card}``."""
+        v = self.view or {}
+        t = v.get("last_trick" if last else "trick")
+        out = {}
+        if isinstance(t, list):
+            for item in t:
+                if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], int):
+                    out[item[0]] = item[1]
+        return out
+
+    # --- settlement ----------------------------------------------------------------------------
+
+    def show_settlement(self, report: dict, deal_no: int) -> None:
+        """Build the settlement of deal ``deal_no`` from its report (tricks, money moved, remises,
+        balances, pot) and open it over the table until dismissed."""
+        self._settled.add(deal_no)
+        n = self.players
+        rows = []
+        bal = report.get("balances") if isinstance(report.get("balances"), list) else None
+        base = self._bases.get(deal_no)
+        tm = self._trick_money.get(deal_no)
+
+        def at(lst, i):
+            return lst[i] if isinstance(lst, list) and i < len(lst) and isinstance(lst[i], int) else None
+
+        for s in range(n):
+            b = at(bal, s)
+            rows.append({
+                "seat": s, "name": self.name(s), "tricks": at(report.get("tricks"), s),
+                "trick_money": at(tm, s), "remise": at(report.get("remises"), s),
+                "net": (b - base[s]) if b is not None and base and s < len(base) else None,
+                "balance": b,
+            })
+        self.settlement = {"deal_no": deal_no, "outcome": report.get("outcome"), "rows": rows,
+                           "pot_after": report.get("pot_after") if isinstance(report.get("pot_after"), int) else None}
+        self.add_log("settle", self.settlement_line())
+        if self.overlay is None or self.overlay == "settlement":
+            self.overlay = "settlement"
+
+    def settlement_line(self) -> str:
+        """One line: ``Deal 1 settled: Olga +100 (remise 400), …; pot 400 carried over``."""
+        _ = self._
+        st = self.settlement
+        if not st:
+            return ""
+        parts = []
+        for r in st["rows"]:
+            p = f"{r['name']} {fmt_amount(r['net'] if r['net'] is not None else r['balance'])}"
+            if r["remise"]:
+                p += " " + _("(remise {n})").format(n=r["remise"])
+            parts.append(p)
+        pot = st["pot_after"]
+        tail = _("pot {n} carried over").format(n=pot) if pot else _("fresh antes next deal")
+        return _("Deal {n} settled:").format(n=st["deal_no"]) + " " + ", ".join(parts) + "; " + tail
+
+    # --- keys ----------------------------------------------------------------------------------
+
+    def _snap_cursor(self) -> None:
+        row = self.row()
+        if not row:
+            self.cursor = 0
+            return
+        self.cursor = max(0, min(self.cursor, len(row) - 1))
+        if not self.choosable(row[self.cursor]) and (self.active_group is None or self.active_group.kind == "card"):
+            for i, c in enumerate(row):
+                if self.choosable(c):
+                    self.cursor = i
+                    break
+
+    def press(self, key: str) -> list[tuple]:
+        """Handle one key (prompt_toolkit names: ``"f"``, ``"1"``, ``"left"``, ``"enter"``, ``"space"``,
+        ``"escape"``, ``"f1"``, ``"c-c"``, ``"c-d"``, ``"tab"``; mouse: ``"card:I"``, ``"button:K"``).
+        Returns the intents: ``[("act", action)]``, ``[("quit",)]``, ``[("chat",)]`` or ``[]``."""
+        _ = self._
+        if key not in ("c-c", "c-d"):
+            self._quit_armed = False
+        if self.overlay == "quit":
+            if key in ("y", "Y", "enter", "д", "c-c", "c-d", "q"):
+                return [("quit",)]
+            self.overlay = None
+            return []
+        if self.overlay == "help":
+            self.overlay = None
+            return []
+        if key in ("q", "c-c", "c-d"):
+            if self.mid_deal:
+                self.overlay = "quit"
+                return []
+            return [("quit",)]
+        if key in ("?", "f1"):
+            self.overlay = "help"
+            return []
+        if self.overlay == "settlement":
+            if key in ("enter", "space", "escape"):
+                self.overlay = None
+            return []
+        if key in ("tab", "/"):
+            return [("chat",)]
+        if key == ".":
+            self.show_last_trick = not self.show_last_trick
+            return []
+        self.message = ""
+        row = self.row()
+        g = self.active_group
+        if key.startswith("button:"):
+            key = key[7:]
+        if key in self.keys:
+            item = self.keys[key]
+            if isinstance(item, Group):
+                self.mode = item.verb
+                self.selected = set()
+                self._snap_cursor()
+                return []
+            return [("act", item[0])]
+        if key.startswith("card:"):
+            try:
+                i = int(key[5:])
+            except ValueError:
+                return []
+            if not 0 <= i < len(row):
+                return []
+            return self._choose(i)
+        if key in DIGIT_KEYS and len(key) == 1:
+            i = DIGIT_KEYS.index(key)
+            return self._choose(i) if i < len(row) else []
+        if key in ("left", "right", "home", "end"):
+            if row:
+                step = {"left": -1, "right": 1}.get(key)
+                if step is None:
+                    self.cursor = 0 if key == "home" else len(row) - 1
+                else:
+                    self.cursor = (self.cursor + step) % len(row)
+            return []
+        if key == "space" and g is not None and g.kind == "cards":
+            return self._choose(self.cursor) if row else []
+        if key in ("enter", "space"):
+            if g is None:
+                return []
+            if g.kind == "cards":
+                ch = self.chosen_action()
+                if ch is None:
+                    lo, hi = self.counts() or (0, 0)
+                    self.message = _("Choose {lo}–{hi} cards first.").format(lo=lo, hi=hi) if lo != hi else \
+                        _("Choose {n} cards first.").format(n=lo)
+                    return []
+                self.selected = set()
+                return [("act", ch[0])]
+            return self._choose(self.cursor) if row else []
+        return []
+
+    def _choose(self, i: int) -> list[tuple]:
+        """Play/choose (card group) or toggle (cards group) the card at row position ``i``."""
+        row = self.row()
+        g = self.active_group
+        if g is None or not 0 <= i < len(row):
+            return []
+        card = row[i]
+        if g.kind == "cards" or self.choosable(card):
+            self.cursor = i  # the cursor follows a chosen card (not a refused one)
+        if not self.choosable(card):
+            self.message = self._("{card} cannot be chosen now.").format(card=card_face(card))
+            return []
+        if g.kind == "card":
+            for a, _lab in g.actions:
+                if a[1] == card:
+                    return [("act", a)]
+            return []
+        self.selected ^= {card}
+        return []
+
+
+def help_lines(_: Callable[[str], str]) -> list[tuple[str, str]]:
+    """The help screen: (keys, what they do)."""
+    return [
+        ("1…9, 0", _("play or toggle the card with that number")),
+        ("← →  Home End", _("move along your hand")),
+        ("Enter", _("play the card at the cursor / confirm the cards chosen")),
+        ("Space", _("play the card / toggle it when choosing several")),
+        (_("letters"), _("the action in [brackets]: [f] frap, [p] pass, [l] look")),
+        (".", _("show or hide the last trick")),
+        ("Tab  /", _("write in the chat line (Enter sends, Esc goes back)")),
+        ("? F1", _("this help")),
+        ("q  Ctrl-C  Ctrl-D", _("leave the table (asks first during a deal)")),
+        (_("mouse"), _("click a card or an action")),
+    ]

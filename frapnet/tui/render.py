@@ -1,0 +1,342 @@
+"""Drawing the screen model as prompt_toolkit formatted text (lists of ``(style, text[, handler])``).
+
+Pure functions of a :class:`frapnet.tui.model.Screen` and a width in terminal cells; the
+application puts them into windows. ``click(key)`` (optional) returns a mouse handler that
+presses ``key`` on the model, so cards and actions can be clicked.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from frapnet.tui.model import SUIT_SYMBOLS, Screen, card_face, card_red, help_lines
+from frapnet.tui.text import cut, fmt_amount, pad, safe_name, safe_text, width
+
+CARD_W = 5  # cells per card box, plus one space between cards
+
+
+def _h(click, key):
+    return click(key) if click is not None else None
+
+
+def _frag(style, text, handler=None):
+    return (style, text, handler) if handler is not None else (style, text)
+
+
+def header(s: Screen, w: int) -> list:
+    """Two lines: table, game, deal, pot; trump, turn-up, talon, phase."""
+    _ = s._
+    v = s.view or {}
+    title = safe_text(v.get("title") or (s.welcome or {}).get("title") or v.get("game") or "frapnet", 20)
+    table = safe_name(v.get("table") or (s.welcome or {}).get("table") or "", 24)
+    left = f" frapnet · {title} · {table}"
+    bits = []
+    if isinstance(v.get("deal_no"), int) and v["deal_no"]:
+        bits.append(_("deal {n}").format(n=v["deal_no"]))
+    if isinstance(v.get("pot"), int):
+        bits.append(_("pot {n}").format(n=v["pot"]))
+    right = " · ".join(bits) + " "
+    line1 = [("class:title", pad(left, max(0, w - width(right)))), ("class:title.right", right)]
+    parts = []
+    if s.trump:
+        parts += [("", " " + _("Trump") + " "), ("class:suit.red" if s.trump in "HD" else "class:suit",
+                                                 SUIT_SYMBOLS[s.trump])]
+    if "turn_up" in v:
+        tu = v.get("turn_up")
+        parts += [("", "  " + _("turn-up") + " ")]
+        parts += [_card_inline(tu)] if tu else [("class:dim", _("taken"))]
+    if isinstance(v.get("talon"), int):
+        parts += [("", "  " + _("talon {n}").format(n=v["talon"]))]
+    if v.get("phase_label"):
+        parts += [("", "  · "), ("class:phase", safe_text(v["phase_label"], 30))]
+        r = v.get("round")
+        if isinstance(r, int) and r > 1 and v.get("phase") == "bid":
+            parts += [("class:phase", " " + _("(round {n})").format(n=r))]
+    if v.get("match_over"):
+        parts += [("class:phase", "  " + _("match over"))]
+    if not parts:
+        parts = [("class:dim", " " + (_("Waiting for the host…") if s.view is None else _("Waiting for players…")))]
+    return line1 + [("", "\n")] + parts + [("", "\n")]
+
+
+def _card_inline(card) -> tuple:
+    return ("class:suit.red" if card_red(card) else "class:suit", card_face(card))
+
+
+def seats(s: Screen, w: int, compact: bool = False) -> list:
+    """The seat table: turn mark, name, dealer, connection, declaration, tricks, balance, trick card.
+
+    ``compact``: two seats per line (for many seats on a short screen)."""
+    _ = s._
+    v = s.view or {}
+    n = s.players
+    if not n:
+        return []
+    last = s.show_last_trick or (not v.get("trick") and bool(v.get("last_trick")))
+    trick = s.trick_cards(last=last)
+    winner = v.get("last_winner") if last else None
+    ledger = _("points") if v.get("ledger") == "points" else _("balance")
+    conn_words = {"connected": _("connected"), "reconnecting": _("reconnecting…"), "bot": _("computer"),
+                  "empty": _("empty seat")}
+    bal = v.get("balances") if isinstance(v.get("balances"), list) else []
+    trick_head = _("last trick") if last else _("trick")
+    if not compact:
+        cols = (2, 22, 2, 14, 12, 7, 11)
+        head = ["", _("player"), "", _("state"), _("bid"), _("tricks"), ledger]
+        out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
+    else:
+        cols = (1, 12, 1, 2, 7, 2, 8)
+        out = []
+    cells = []
+    for seat in range(n):
+        info = s.seat_info(seat)
+        turn = seat in s.to_act
+        me = seat == s.seat
+        name = s.name(seat) + (" " + _("(you)") if me and not compact else "")
+        conn = s.connection(seat)
+        if compact:
+            conn_txt = {"connected": "●", "reconnecting": "○", "bot": "⚙", "empty": "·"}.get(conn, "")
+        else:
+            conn_txt = conn_words.get(conn, safe_text(conn, 13))
+        b = bal[seat] if seat < len(bal) else None
+        tricks = info.get("tricks")
+        fields = ["▶" if turn else "", name, "D" if v.get("dealer") == seat else "", conn_txt,
+                  s.seat_declaration(seat), str(tricks) if isinstance(tricks, int) else "",
+                  fmt_amount(b) if b is not None else ""]
+        style = "class:seat.turn" if turn else ("class:seat.me" if me else "")
+        cst = "class:conn.bad" if conn == "reconnecting" else ""
+        frags = []
+        for i, (f, c) in enumerate(zip(fields, cols)):
+            txt = pad(f, c) if i != len(cols) - 1 or not compact else pad(f, c)
+            frags.append((cst if i == 3 and cst else style, txt))
+        card = trick.get(seat)
+        if card:
+            frags.append(_card_inline(card))
+            if winner == seat:
+                frags.append(("class:winner", "★"))
+        cells.append(frags)
+    if compact:
+        half = (n + 1) // 2
+        colw = sum(cols) + 5
+        for i in range(half):
+            line = list(cells[i])
+            used = sum(width(t[1]) for t in line)
+            if i + half < n:
+                line.append(("", " " * max(1, colw - used)))
+                line += cells[i + half]
+            out += line + [("", "\n")]
+    else:
+        for c in cells:
+            out += c + [("", "\n")]
+    return out
+
+
+def _face(card) -> str:
+    f = card_face(card)
+    return f.ljust(3) if width(f) <= 3 else cut(f, 3)
+
+
+def hand(s: Screen, w: int, click: Callable | None = None) -> list:
+    """A heading (whose turn, what to choose) and the hand as card boxes with their keys."""
+    _ = s._
+    v = s.view or {}
+    out = []
+    g = s.active_group
+    # heading
+    if s.seat is None:
+        who = ", ".join(s.name(x) for x in s.to_act)
+        out += [("class:dim", " " + (_("Watching. To act: {who}").format(who=who) if who else _("Watching.")))]
+        return out + [("", "\n")]
+    if s.my_turn:
+        out += [("class:yourturn", " " + _("Your turn") + " ")]
+    elif s.to_act:
+        out += [("class:dim", " " + _("Waiting for {who}").format(who=", ".join(s.name(x) for x in s.to_act)))]
+    elif v.get("match_over"):
+        out += [("class:dim", " " + _("The match is over."))]
+    else:
+        out += [("class:dim", " " + _("Between deals."))]
+    if g is not None and g.kind == "card":
+        out += [("", "  " + _("{what} — press the card's number, or ← → and Enter").format(what=g.title))]
+    elif g is not None and g.kind == "cards":
+        lo, hi = s.counts() or (0, 0)
+        need = f"{lo}–{hi}" if lo != hi else str(lo)
+        out += [("", "  " + _("{what} — choose {need} (Space toggles, Enter confirms); chosen: {k}")
+                 .format(what=g.title, need=need, k=len(s.selected)))]
+    out += [("", "\n")]
+    # the cards
+    row = s.row()
+    hidden = s.hand is None
+    if hidden:
+        k = s.hand_count
+        if not k:
+            return out + [("", "\n\n\n\n")]
+        top = [("class:card.back", "╭───╮"), ("", " ")] * k
+        mid = [("class:card.back", "│░░░│"), ("", " ")] * k
+        bot = [("class:card.back", "╰───╯"), ("", " ")] * k
+        lab = [("class:dim", " " + _("face down — [l] to look")) if "l" in s.keys else ("class:dim", " ")]
+        return out + [("", " ")] + top + [("", "\n"), ("", " ")] + mid + [("", "\n"), ("", " ")] + bot + \
+            [("", "\n")] + lab + [("", "\n")]
+    hand_cards = s.hand or []
+    top, mid, bot, keys = [("", " ")], [("", " ")], [("", " ")], [("", " ")]
+    active = g is not None
+    for i, c in enumerate(row):
+        if i == len(hand_cards) and i:  # extra choosable cards (e.g. the turn-up, F16)
+            for line in (top, mid, bot):
+                line.append(("", "  "))
+            keys.append(("class:dim", "  "))
+        ok = active and s.choosable(c)
+        sel = c in s.selected
+        cur = active and i == s.cursor
+        base = "class:card" + (".sel" if sel else "") + (".dim" if active and not ok else "")
+        fst = base + (" class:card.red" if card_red(c) else " class:card.black")
+        h = _h(click, f"card:{i}")
+        top.append(_frag(base, "╭─✓─╮" if sel else "╭───╮", h))
+        mid.append(_frag(base, "│", h))
+        mid.append(_frag(fst, _face(c), h))
+        mid.append(_frag(base, "│", h))
+        bot.append(_frag(base, "╰───╯", h))
+        digit = "1234567890"[i] if i < 10 else " "
+        if cur:
+            keys.append(_frag("class:cursor", f"[ {digit} ]" if ok else "[   ]", h))
+        elif ok:
+            keys.append(_frag("class:key", f"  {digit}  ", h))
+        else:
+            keys.append(("", "     "))
+        for line in (top, mid, bot, keys):
+            line.append(("", " "))
+    if not row:
+        return out + [("", "\n\n\n\n")]
+    return out + top + [("", "\n")] + mid + [("", "\n")] + bot + [("", "\n")] + keys + [("", "\n")]
+
+
+def actions(s: Screen, w: int, click: Callable | None = None) -> list:
+    """The legal actions as ``[key] label`` buttons (wrapped), the cards choice's confirm line, a hint."""
+    _ = s._
+    out = []
+    line_w = 1
+    items = []
+    g = s.active_group
+    if g is not None and g.kind == "cards":
+        ch = s.chosen_action()
+        if ch is not None:
+            items.append(("Enter", ch[1], "enter", "class:button.go"))
+        else:
+            items.append(("Enter", _("(choose cards)"), "enter", "class:button.off"))
+    for k, label, _item in s.buttons():
+        items.append((k, label, f"button:{k}", "class:button"))
+    out.append(("", " "))
+    for k, label, key, style in items:
+        txt = f"[{k}] {safe_text(label, 40)}"
+        tw = width(txt) + 2
+        if line_w + tw > w and line_w > 1:
+            out.append(("", "\n "))
+            line_w = 1
+        h = _h(click, key)
+        out.append(_frag("class:key", f"[{k}]", h))
+        out.append(_frag(style, " " + safe_text(label, 40), h))
+        out.append(("", "  "))
+        line_w += tw
+    if s.message:
+        out += [("", "\n "), ("class:error", cut(s.message, max(1, w - 2)))]
+    return out + [("", "\n")]
+
+
+def log_lines(s: Screen) -> list:
+    """The log pane: events, chat, status, errors and settlements, oldest first."""
+    styles = {"chat": "class:log.chat", "error": "class:log.error", "status": "class:log.status",
+              "settle": "class:log.settle", "system": "class:dim"}
+    out = []
+    for kind, text in s.log:
+        out += [(styles.get(kind, ""), text), ("", "\n")]
+    if out:
+        out.pop()
+    return out
+
+
+def status_bar(s: Screen, w: int) -> list:
+    """The bottom line: key hints on the left, the connection on the right."""
+    _ = s._
+    left = " " + _("? help · . last trick · Tab chat · q quit")
+    st = {"connecting": _("connecting…"), "connected": _("connected"),
+          "reconnecting": _("connection lost — reconnecting…"), "closed": _("disconnected")}.get(s.status, s.status)
+    style = "class:status.bad" if s.status in ("reconnecting", "closed") else "class:status.ok"
+    right = " " + st + " "
+    return [("class:status", pad(left, max(0, w - width(right)))), (style, right)]
+
+
+def help_screen(s: Screen) -> list:
+    _ = s._
+    out = [("class:title", " " + _("Keys") + " "), ("", "\n\n")]
+    for keys, what in help_lines(_):
+        out += [("class:key", " " + pad(keys, 18)), ("", what + "\n")]
+    out += [("", "\n"), ("class:dim", " " + _("Press any key to go back."))]
+    return out
+
+
+def quit_dialog(s: Screen) -> list:
+    _ = s._
+    return [("class:title", " " + _("Leave the table?") + " "), ("", "\n\n"),
+            ("", " " + _("A deal is in progress; a computer player will take your seat.") + "\n\n"),
+            ("class:key", " [y]"), ("", " " + _("leave") + "   "), ("class:key", "[n]"), ("", " " + _("stay") + " ")]
+
+
+def settlement(s: Screen) -> list:
+    """The settlement of the last deal: per seat tricks, trick money, remise, net, balance; the pot."""
+    _ = s._
+    st = s.settlement or {}
+    out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
+    cols = (18, 8, 13, 12, 12, 12)
+    head = [_("player"), _("tricks"), _("trick money"), _("remise"), _("this deal"), _("balance")]
+    out.append(("class:colhead", " " + "".join(pad(h, c) for h, c in zip(head, cols)) + "\n"))
+    for r in st.get("rows", ()):
+        vals = [r["name"], "" if r["tricks"] is None else str(r["tricks"]),
+                "" if r["trick_money"] is None else fmt_amount(r["trick_money"]),
+                str(r["remise"]) if r["remise"] else "—",
+                "" if r["net"] is None else fmt_amount(r["net"]),
+                "" if r["balance"] is None else fmt_amount(r["balance"])]
+        style = "class:seat.me" if r["seat"] == s.seat else ""
+        out.append((style, " " + "".join(pad(x, c) for x, c in zip(vals, cols)) + "\n"))
+    pot = st.get("pot_after")
+    out.append(("", "\n "))
+    if pot:
+        out.append(("class:phase", _("Pot {n} carried to the next deal.").format(n=pot)))
+    else:
+        out.append(("class:phase", _("The pot is empty: fresh antes next deal.")))
+    out += [("", "\n\n"), ("class:dim", " " + _("Enter: continue"))]
+    return out
+
+
+STYLE = {
+    "title": "bold reverse",
+    "title.right": "bold reverse",
+    "colhead": "underline #888888",
+    "dim": "#888888",
+    "phase": "bold #5fafff",
+    "suit": "bold",
+    "suit.red": "bold #ff5f5f",
+    "seat.turn": "bold #ffd75f",
+    "seat.me": "bold",
+    "winner": "bold #ffd75f",
+    "conn.bad": "bold #ff5f5f",
+    "yourturn": "bold reverse #ffd75f",
+    "card": "bg:#eeeeee #000000",
+    "card.black": "bold #000000",
+    "card.red": "bold #d70000",
+    "card.sel": "bg:#ffd75f",
+    "card.dim": "bg:#808080",
+    "card.back": "bg:#005f87 #87d7ff",
+    "cursor": "reverse bold",
+    "key": "bold #5fd7ff",
+    "button": "",
+    "button.go": "bold #87ff87",
+    "button.off": "#888888",
+    "error": "bold #ff5f5f",
+    "log.chat": "#87ff87",
+    "log.error": "#ff5f5f",
+    "log.status": "bold #ffaf5f",
+    "log.settle": "bold #ffd75f",
+    "status": "reverse",
+    "status.ok": "reverse #5faf5f",
+    "status.bad": "reverse bold #ff5f5f",
+    "frame.border": "#888888",
+    "dialog": "bg:#1c1c1c #eeeeee",
+}

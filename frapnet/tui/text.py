@@ -1,0 +1,100 @@
+"""Safe text for the terminal: everything another player or the network can write.
+
+Names, chat lines, table names, labels, log lines and error messages arrive from the network.
+Before they reach the screen :func:`safe_text` removes terminal escape sequences (CSI, OSC, DCS,
+…) and replaces every other control or formatting character (C0, DEL, C1, bidi overrides,
+zero-width and line/paragraph separators) with ``"�"``-free visible text, so nobody can move the
+cursor, recolour, retitle or rewrite another player's screen. :func:`safe_name` also cuts a
+name to :data:`NAME_CELLS` terminal cells with an ellipsis.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from prompt_toolkit.utils import get_cwidth
+
+NAME_CELLS = 16
+"""The widest a player or table name is shown, in terminal cells."""
+
+# ESC-introduced sequences: CSI (ESC [ … final), OSC/DCS/SOS/PM/APC (ESC ] … BEL or ST),
+# two-character escapes (ESC x); and the 8-bit C1 forms of CSI (0x9b) and OSC/DCS/… (0x9d…).
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?"                      # CSI
+    r"|\x1b[\]PX^_].*?(?:\x07|\x1b\\|\x9c|$)"        # OSC, DCS, SOS, PM, APC … to BEL/ST
+    r"|\x1b[ -/]*[0-~]?"                              # other ESC sequences (and a lone ESC)
+    r"|\x9b[0-?]*[ -/]*[@-~]?"                        # 8-bit CSI
+    r"|[\x90\x98\x9d\x9e\x9f].*?(?:\x07|\x1b\\|\x9c|$)",  # 8-bit DCS/SOS/OSC/PM/APC
+    re.S)
+
+
+def _visible(ch: str) -> str:
+    """``ch`` itself if printable, a space for whitespace controls, else nothing."""
+    cat = unicodedata.category(ch)
+    if cat in ("Cc", "Zl", "Zp"):
+        return " " if ch in "\t\n\r\x0b\x0c\u2028\u2029\x85" else ""
+    if cat in ("Cf", "Cs", "Co", "Cn"):
+        return ""  # bidi overrides, zero-width joiners, surrogates, private use, unassigned
+    return ch
+
+
+def safe_text(text, limit: int | None = None) -> str:
+    """``text`` (any value; non-strings are shown with ``str``) with escape sequences removed and
+    control/format characters dropped (tabs and line breaks become spaces), on one line. With
+    ``limit`` (terminal cells) the result is cut to fit, ending in ``"…"`` when cut."""
+    if text is None:
+        return ""
+    if not isinstance(text, str):
+        text = str(text)
+    if text.isprintable():
+        s = text
+    else:
+        s = "".join(_visible(ch) for ch in _ESCAPES.sub("", text))
+    if limit is not None:
+        s = cut(s, limit)
+    return s
+
+
+def safe_name(text, limit: int = NAME_CELLS) -> str:
+    """A player or table name made safe (:func:`safe_text`), spaces squeezed, cut to ``limit``
+    cells; ``"?"`` if nothing printable is left."""
+    s = " ".join(safe_text(text).split())
+    return cut(s, limit) or "?"
+
+
+def width(s: str) -> int:
+    """Terminal cells ``s`` takes (wide characters count 2)."""
+    return sum(get_cwidth(c) for c in s)
+
+
+def cut(s: str, limit: int) -> str:
+    """``s`` cut to at most ``limit`` terminal cells, ending in ``"…"`` when cut."""
+    if limit <= 0:
+        return ""
+    if width(s) <= limit:
+        return s
+    out, w = [], 0
+    for ch in s:
+        cw = get_cwidth(ch)
+        if w + cw > limit - 1:
+            break
+        out.append(ch)
+        w += cw
+    return "".join(out) + "…"
+
+
+def pad(s: str, cells: int) -> str:
+    """``s`` cut or padded with spaces to exactly ``cells`` terminal cells."""
+    s = cut(s, cells)
+    return s + " " * (cells - width(s))
+
+
+def fmt_amount(n) -> str:
+    """A whole amount of chips with its sign (``+200``, ``−100``, ``0``); exact at any size (F6)."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        return safe_text(n, 24)
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"−{-n}"
+    return "0"

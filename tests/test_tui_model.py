@@ -1,0 +1,385 @@
+"""The terminal client's screen model and keys, driven by real engine views on fixed decks.
+
+No terminal and no network: views come from :func:`frapnet.engine.view` (plus the host's
+``names``/``connection``/``table`` keys), keys go through :meth:`Screen.press`, and the
+prompt_toolkit application is driven with ``create_pipe_input()`` + ``DummyOutput()``.
+Rule IDs: F9 (face down until looked; blind frap), F10/F11 (bids offered), F15 (buying counts),
+F16 (the blind frapper's turn-up), F20 (only cards that follow suit), F23/F24 (settlement).
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from frapnet import engine
+from frapnet.cards import pack as make_pack
+from frapnet.testing import random_deals
+from frapnet.tui import i18n
+from frapnet.tui.model import Screen, card_face
+from frapnet.tui import render
+
+NAMES = ["Olga", "Ivan", "Pyotr", "Anna"]
+
+
+def deck_for(hands, turn_up, dealer, n, size=32):
+    """A deck giving seat s the cards ``hands[s]`` when ``dealer`` deals (F8), then the turn-up,
+    then the rest of the pack in order."""
+    deck = [None] * (4 * n)
+    for s in range(n):
+        for j, c in enumerate(hands[s]):
+            # deck[k] goes to seat (dealer + 1 + k) mod n; seat s's j-th card is k = j*n + (s - dealer - 1) mod n
+            deck[j * n + (s - dealer - 1) % n] = c
+    used = set(deck) | {turn_up}
+    return deck + [turn_up] + [c for c in make_pack(size) if c not in used]
+
+
+HANDS = [["AS", "KH", "7H", "8C"], ["QS", "9H", "10D", "7C"], ["JS", "8H", "AD", "KC"], ["10S", "QH", "KD", "9C"]]
+
+
+def table(n=4, hands=HANDS, turn_up="7D", dealer=3, options=None):
+    st = engine.new_match("frap", n, options or {})
+    st, _ = engine.start_deal(st, deck_for(hands, turn_up, dealer, n, engine.pack(st).__len__()), dealer=dealer)
+    return st
+
+
+def view(st, seat, lang="en"):
+    v = engine.view(st, seat, lang)
+    v["names"] = (NAMES * 3)[:st.players]
+    v["connection"] = ["connected"] + ["bot"] * (st.players - 1)
+    v["table"] = "test table"
+    return v
+
+
+def screen_at(st, seat, lang="en"):
+    s = Screen(i18n.translation(lang).gettext, lang)
+    s.set_view(view(st, seat, lang))
+    return s
+
+
+def act(st, seat, *action):
+    st, _ = engine.apply(st, seat, tuple(action))
+    return st
+
+
+def text_of(frags) -> str:
+    return "".join(f[1] for f in frags)
+
+
+def press_all(s: Screen, keys):
+    out = []
+    for k in keys:
+        out += s.press(k)
+    return out
+
+
+def offered(s: Screen) -> set:
+    """Every action the screen can produce from its current view, as hashable tuples."""
+    out = set()
+    for g in s.groups:
+        for a, _lab in g.actions:
+            out.add((a[0], tuple(a[1])) if len(a) > 1 and isinstance(a[1], list) else tuple(a))
+    return out
+
+
+def wire(a):
+    w = engine.action_to_wire(a)
+    return (w[0], tuple(w[1])) if len(w) > 1 and isinstance(w[1], list) else tuple(w)
+
+
+# --- F9: face down until looked; blind frap keeps it hidden ------------------------------------
+
+def test_F9_hand_face_down_until_look_then_sorted_faces():
+    st = table()
+    s = screen_at(st, 0)
+    assert s.hand is None and s.hand_count == 4
+    txt = text_of(render.hand(s, 80))
+    assert txt.count("░░░") == 4
+    for c in HANDS[0]:
+        assert card_face(c) not in txt
+    # bids offered with their letters (F10: no whist before a frap), and look (F9)
+    assert {k: item[0] for k, item in s.keys.items()} == {"l": ["look"], "f": ["frap"], "b": ["blind_frap"],
+                                                          "p": ["pass"]}
+    assert s.press("l") == [("act", ["look"])]
+    st = act(st, 0, "look")
+    s.set_view(view(st, 0))
+    # sorted: trumps (♦) first — none here — then ♠ ♥ ♣, high rank first
+    assert s.hand == ["AS", "KH", "7H", "8C"]
+    txt = text_of(render.hand(s, 80))
+    assert "A♠" in txt and "K♥" in txt and "7♥" in txt and "8♣" in txt and "░" not in txt
+    assert "l" not in s.keys and "b" not in s.keys  # F9: looked, so no blind frap and no look
+
+
+def test_F9_blind_frap_hides_the_hand_and_buying_stands_pat_unseen():
+    st = table()
+    s = screen_at(st, 0)
+    assert s.press("b") == [("act", ["blind_frap"])]
+    st = act(st, 0, "blind_frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    s.set_view(view(st, 0))
+    assert s.my_turn and s.hand is None
+    txt = text_of(render.hand(s, 100)) + text_of(render.actions(s, 100))
+    assert all(card_face(c) not in txt for c in HANDS[0]), txt
+    # F9/F15: unseen, only standing pat (no cards named) and looking are offered
+    assert offered(s) == {("look",), ("buy", ())}
+    assert "[u] Stand pat" in txt and "[l] Look at your cards" in txt
+    assert press_all(s, "123") == []  # digits do nothing while the hand is face down
+    assert s.press("u") == [("act", ["buy", []])]
+
+
+def test_F16_blind_frapper_takes_the_turn_up_by_choosing_it_on_the_hand_row():
+    st = table()
+    st = act(st, 0, "blind_frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    st = act(st, 0, "look")
+    s = screen_at(st, 0)
+    verbs = [g.verb for g in s.groups if g.kind != "simple"]
+    assert verbs == ["take_trump", "buy"] and s.mode == "take_trump"
+    # the turn-up is on the row after the hand, and may be chosen (discarding the turn-up itself)
+    assert s.row() == ["AS", "KH", "7H", "8C", "7D"]
+    assert s.press("5") == [("act", ["take_trump", "7D"])]
+    assert s.press("2") == [("act", ["take_trump", "KH"])]
+    # [u] switches the hand to buying
+    assert s.press("u") == [] and s.mode == "buy" and s.row() == s.hand
+    assert "[t] Take the turn-up, discard…" in text_of(render.actions(s, 100))
+
+
+# --- F15: buying by toggling, with the counts the talon allows ----------------------------------
+
+def _to_buy(n=4, options=None):
+    hands = HANDS if n == 4 else None
+    if n == 4:
+        st = table(options=options)
+    else:
+        st = engine.new_match("frap", n, options or {})
+        st, _ = engine.start_deal(st, make_pack(32), dealer=n - 1)
+    st = act(st, 0, "frap")
+    for seat in range(1, n):
+        st = act(st, seat, "whist")
+    return st, hands
+
+
+def test_F15_buying_toggles_cards_and_confirms_only_a_legal_set():
+    st, _ = _to_buy()
+    s = screen_at(st, 0)
+    assert s.mode == "buy" and s.counts() == (0, 4)
+    # nothing chosen: Enter stands pat
+    assert "[Enter] Stand pat" in text_of(render.actions(s, 100))
+    assert press_all(s, ["1", "3"]) == []
+    assert s.selected == {"AS", "7H"}
+    assert "[Enter] Buy: discard A♠ 7♥" in text_of(render.actions(s, 100))
+    assert "chosen: 2" in text_of(render.hand(s, 100))
+    assert s.press("1") == [] and s.selected == {"7H"}           # toggled off again
+    assert s.press("right") == [] and s.cursor in range(4)
+    s.cursor = 3
+    assert s.press("space") == [] and s.selected == {"7H", "8C"}
+    assert s.press("enter") == [("act", ["buy", ["7H", "8C"]])]
+    st = act(st, 0, "buy", ("7H", "8C"))
+    assert st.deal.hands[0][-2:] == list(st.deal.deck[17:19])
+
+
+def test_F15_cannot_choose_more_cards_than_the_talon_holds():
+    """Seven players with a 32-card pack: the talon holds 3 cards (F2, F8), so a buyer may
+    discard at most 3 (F15); a fourth toggle is refused, not sent."""
+    st, _ = _to_buy(7, {"deck": 32})
+    assert st.deal.talon == 3
+    s = screen_at(st, 0)
+    assert s.counts() == (0, 3)
+    assert press_all(s, ["1", "2", "3", "4"]) == []
+    assert len(s.selected) == 3 and "cannot be chosen" in s.message
+    got = s.press("enter")
+    assert got[0][0] == "act" and got[0][1][0] == "buy" and len(got[0][1][1]) == 3
+    assert wire(tuple([got[0][1][0], tuple(got[0][1][1])])) in {wire(a) for a in engine.legal_actions(st, 0)}
+
+
+# --- F20: only cards that follow suit can be played -------------------------------------------
+
+def test_F20_digits_play_only_cards_that_follow_suit():
+    st, _ = _to_buy()
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    st = act(st, 0, "play", "7H")  # the frapper leads ♥ (F19)
+    s = screen_at(st, 1, "ru")
+    assert s.hand == ["10D", "QS", "9H", "7C"]  # trumps (♦) first, then ♠ ♥ ♣
+    assert offered(s) == {("play", "9H")}
+    for key in ("1", "2", "4"):
+        assert s.press(key) == [], key           # 10♦, Q♠, 7♣ would not follow ♥ (F20)
+    assert s.message  # said why, in Russian
+    assert "нельзя" in s.message
+    assert s.cursor == 2  # the cursor went to the only legal card
+    assert s.press("enter") == [("act", ["play", "9H"])]
+    assert s.press("card:2") == [("act", ["play", "9H"])]  # a mouse click on it
+    keys_line = text_of(render.hand(s, 80)).splitlines()[-1]
+    assert "3" in keys_line and "1" not in keys_line and "2" not in keys_line and "4" not in keys_line
+
+
+@pytest.mark.parametrize("players,options,seed", [(4, {}, 1), (3, {"revoke": "penalize"}, 2),
+                                                  (7, {"deck": 32}, 3), (5, {"cut_in": True}, 4)])
+def test_only_legal_actions_are_offered_and_no_key_makes_another(players, options, seed):
+    """F9–F22 as the engine decides them: at every step of random deals, for every seat, the
+    screen offers exactly the view's actions, and no key or key sequence produces any other."""
+    rng = random.Random(seed)
+    st = engine.new_match("frap", players, options)
+    keys = list("abcdefgilmnoprstuvwxy1234567890") + ["enter", "space", "left", "right", "home", "end"]
+    steps = 0
+    for before, seat, action, after in random_deals(st, rng, 3):
+        for s_ in range(players):
+            v = view(after, s_)
+            legal = {wire(a) for a in engine.legal_actions(after, s_)}
+            scr = Screen()
+            scr.set_view(v)
+            assert offered(scr) == {wire(tuple(a["action"][:1]) + ((tuple(a["action"][1]),) if len(a["action"]) > 1 and isinstance(a["action"][1], list) else tuple(a["action"][1:])))
+                                    for a in v["actions"]}
+            assert offered(scr) <= legal
+            for _ in range(12):
+                k = rng.choice(keys)
+                for kind, *rest in scr.press(k):
+                    if kind == "act":
+                        a = rest[0]
+                        assert wire(tuple([a[0]] + ([tuple(a[1])] if len(a) > 1 and isinstance(a[1], list) else a[1:]))) \
+                            in legal, (a, legal)
+                        scr.set_view(v)
+                scr.overlay = None
+            steps += 1
+    assert steps > 20
+
+
+# --- the seat table, the trick, settlement (F23, F24) ------------------------------------------
+
+def _play_out(st, choose=lambda acts: acts[0]):
+    events = []
+    while st.phase == engine.DEAL:
+        seat = st.to_act[0]
+        st, ev = engine.apply(st, seat, choose(engine.legal_actions(st, seat)))
+        events += ev
+    return st, events
+
+
+def test_seat_table_shows_bids_dealer_turn_and_the_trick_by_seat():
+    st, _ = _to_buy()
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    st = act(st, 0, "play", "AS")
+    s = screen_at(st, 2)
+    lines = text_of(render.seats(s, 100)).splitlines()
+    assert lines[0].split()[:5] == ["player", "state", "bid", "tricks", "balance"]
+    olga, ivan, pyotr, anna = lines[1:5]
+    assert "Olga" in olga and "frap" in olga and "A♠" in olga and "−100" in olga
+    assert "▶" in ivan and "whist" in ivan
+    assert "Pyotr (you)" in pyotr and "computer" in pyotr
+    assert " D " in anna and "whist" in anna  # seat 3 deals (F7)
+    head = text_of(render.header(s, 100))
+    assert "Trump ♦" in head and "turn-up 7♦" in head and "talon 15" in head and "pot 400" in head
+
+
+def test_F23_F24_settlement_shows_tricks_money_remises_and_balances():
+    st, _ = _to_buy()
+    s = screen_at(st, 0)
+    st, events = _play_out(st)
+    for ev in events:
+        s.add_event(dict(ev, text=engine.describe_event(st, ev, NAMES)))
+    s.set_view(view(st, 0))
+    rep = st.reports[-1]
+    assert s.overlay == "settlement"
+    rows = s.settlement["rows"]
+    assert [r["tricks"] for r in rows] == rep["tricks"]
+    assert [r["remise"] for r in rows] == rep["remises"]
+    assert [r["balance"] for r in rows] == st.balances
+    assert [r["net"] for r in rows] == st.balances  # first deal: from 0 (antes included, F5)
+    P = 400
+    assert [r["trick_money"] for r in rows] == [t * P // 4 for t in rep["tricks"]]  # F23
+    assert sum(st.balances) + st.pot == 0  # F6
+    line = s.settlement_line()
+    for r in rows:
+        assert f"{r['name']} " in line
+    txt = text_of(render.settlement(s))
+    for b in st.balances:
+        assert (f"−{-b}" if b < 0 else f"+{b}" if b > 0 else "0") in txt
+    assert s.press("f") == [] and s.overlay == "settlement"  # game keys wait until dismissed
+    assert s.press("enter") == [] and s.overlay is None
+
+
+# --- quitting, help, the application with pipe input ------------------------------------------
+
+def test_quit_asks_first_mid_deal_and_not_between_deals():
+    st = table()
+    s = screen_at(st, 0)
+    assert s.press("q") == [] and s.overlay == "quit"
+    assert s.press("n") == [] and s.overlay is None
+    assert s.press("c-c") == [] and s.overlay == "quit"
+    assert s.press("y") == [("quit",)]
+    st, _ = _play_out(st)
+    s2 = screen_at(st, 0)
+    assert s2.press("q") == [("quit",)]
+    assert s2.press("?") == [] and s2.overlay == "help"
+    assert s2.press("x") == [] and s2.overlay is None  # any key closes the help
+
+
+def test_application_keys_through_a_pipe_input():
+    """prompt_toolkit with a pipe input and a dummy output: keys reach the model and actions are
+    sent; arrows and Enter play the card under the cursor; q asks and y quits."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from frapnet.tui.app import ClientApp
+
+    st, _ = _to_buy()
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    scr = screen_at(st, 0)
+    sent, chats = [], []
+
+    async def drive():
+        with create_pipe_input() as inp:
+            ui = ClientApp(scr, send=sent.append, chat=chats.append, input=inp, output=DummyOutput())
+            task = asyncio.ensure_future(ui.app.run_async(set_exception_handler=False))
+            for keys in ("\x1b[C", "\x1b[C", "\r", "\t", "hello", "\r", "q", "y"):
+                await asyncio.sleep(0.02)
+                inp.send_text(keys)
+            return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(drive()) == 0
+    assert sent == [["play", scr.hand[2]]]
+    assert chats == ["hello"]
+
+
+# --- languages ---------------------------------------------------------------------------------
+
+def test_every_chrome_string_has_a_russian_translation_and_the_mo_is_current():
+    root = Path(i18n.__file__).parent
+    src = "".join(p.read_text(encoding="utf-8") for p in root.glob("*.py"))
+    ids = set(re.findall(r'_\("((?:[^"\\]|\\.)*)"\)', src))
+    po = (i18n.LOCALE_DIR / "ru/LC_MESSAGES/frapnet.po").read_text(encoding="utf-8")
+    cat = i18n.parse_po(po)
+    missing = sorted(i for i in ids if not cat.get(i))
+    assert not missing, f"not translated in ru/LC_MESSAGES/frapnet.po: {missing}"
+    import gettext
+    import io
+    committed = gettext.GNUTranslations(io.BytesIO((i18n.LOCALE_DIR / "ru/LC_MESSAGES/frapnet.mo").read_bytes()))
+    fresh = gettext.GNUTranslations(io.BytesIO(i18n.compile_po(po)))
+    assert committed._catalog == fresh._catalog, "run: python -m frapnet.tui.i18n"
+    ru = i18n.translation("ru").gettext
+    assert ru("blind frap") == "фрап втёмную" and ru("remise") == "ремиз" and ru("pot {n}") == "кон {n}"
+
+
+def test_default_lang_from_the_locale():
+    assert i18n.default_lang({"LANG": "ru_RU.UTF-8"}) == "ru"
+    assert i18n.default_lang({"LANGUAGE": "en_GB:ru", "LANG": "ru_RU.UTF-8"}) == "en"
+    assert i18n.default_lang({"LC_ALL": "C.UTF-8", "LANG": "ru_RU.UTF-8"}) == "en"
+    assert i18n.default_lang({}) == "en"
+
+
+def test_russian_screen_uses_the_rule_book_terms():
+    st = table()
+    st = act(st, 0, "blind_frap")
+    st = act(st, 1, "whist")
+    s = screen_at(st, 0, "ru")
+    txt = text_of(render.seats(s, 100)) + text_of(render.header(s, 100))
+    assert "фрап втёмную" in txt and "вист" in txt and "Козырь ♦" in txt and "кон 400" in txt
