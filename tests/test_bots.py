@@ -264,3 +264,212 @@ def test_basic_generic_play_without_the_plugin():
     assert choose(bid, "basic") == ["bid", 3]
     bid["hand"] = ["7S", "8H", "9C", "10D", "JS"]
     assert choose(bid, "basic") == ["pass"]
+
+
+# --- the bot as a network client: decisions through the real TableClient dispatch ----------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import textwrap  # noqa: E402
+
+from twisted.internet.task import Clock  # noqa: E402
+
+from frapnet.bots.client import Bot, start_bots  # noqa: E402
+
+
+class Wire:
+    """Feeds host messages to a Bot's TableClient as its protocol would, and records what it sends."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.sent: list[dict] = []
+        bot.client._send = self.sent.append
+        self.proto = object()
+
+    def host(self, msg):
+        self.bot.client._message(self.proto, msg)
+
+    def acts(self):
+        return [m for m in self.sent if m["type"] == "act"]
+
+
+def _bot_at_bidding(**kw):
+    st = start({1: ["AH", "KH", "7C", "8D"]}, "9H")
+    clock = Clock()
+    bot = Bot("127.0.0.1", 9, "Olga", reactor=clock, **kw)
+    w = Wire(bot)
+    w.host({"type": "welcome", "seat": 1, "token": "t", "table": "T"})
+    return st, clock, bot, w
+
+
+def test_bot_answers_its_view_once_per_version_F9_F10():
+    """F9/F10: seat 1 is to bid; the bot looks (once), then on the next view fraps; repeated views
+    of the same version (another seat reconnecting) send nothing more."""
+    st, clock, bot, w = _bot_at_bidding(seed=1)
+    w.host({"type": "view", "view": engine.view(st, 1)})
+    w.host({"type": "view", "view": engine.view(st, 1)})
+    assert w.acts() == [{"type": "act", "action": ["look"], "version": st.version}]
+    st = act(st, 1, ("look",))
+    w.host({"type": "view", "view": engine.view(st, 1)})
+    assert w.acts()[-1] == {"type": "act", "action": ["frap"], "version": st.version}
+    other = engine.view(act(st, 1, ("frap",)), 1)  # now seat 2's turn: nothing to do
+    w.host({"type": "view", "view": other})
+    assert len(w.acts()) == 2 and bot.moves == 2
+
+
+def test_bot_redecides_after_a_rejected_action_and_never_loops_F10():
+    """A refused action (an ``illegal`` error naming F10) is re-decided among the others, at most
+    max_retries times per state version; then the bot waits for the next view."""
+    st, clock, bot, w = _bot_at_bidding(seed=2, max_retries=2, level="random")
+    v = engine.view(st, 1)  # unlooked: look, frap, blind frap, pass
+    w.host({"type": "view", "view": v})
+    tried = [w.acts()[-1]["action"]]
+    for _ in range(5):
+        w.host({"type": "error", "code": "illegal", "message": "no", "rule": "F10"})
+        if w.acts()[-1]["action"] != tried[-1]:
+            tried.append(w.acts()[-1]["action"])
+    assert len(w.acts()) == 3 == len(tried)  # the first choice and two re-decisions, all different
+    assert len({tuple(a) for a in tried}) == 3 and all(a in legal(v) for a in tried)
+    assert bot.rejected == 3
+    w.host({"type": "error", "code": "stale", "message": "old", "rule": None})
+    assert len(w.acts()) == 3
+    st = act(st, 1, ("look",))
+    st = act(st, 1, ("pass",))
+    st = act(st, 2, ("pass",))
+    st = act(st, 3, ("pass",))
+    st = act(st, 0, ("pass",))  # F12: passed out, a new bidding round starts left of the dealer
+    assert st.to_act == (1,)
+    w.host({"type": "view", "view": engine.view(st, 1)})
+    assert len(w.acts()) == 4 and w.acts()[-1]["version"] == st.version
+
+
+def test_bot_delay_and_closing():
+    """--delay: the move waits on the clock; the host's closing message stops the bot with the result."""
+    st, clock, bot, w = _bot_at_bidding(seed=3, delay=0.5)
+    w.host({"type": "view", "view": engine.view(st, 1)})
+    assert w.acts() == []
+    clock.advance(0.5)
+    assert [a["action"] for a in w.acts()] == [["look"]]
+    result = {"balances": [0, 0, 0, 0], "pot": 400}
+    w.host({"type": "closing", "reason": "match over", "result": result})
+    assert bot.done.called and bot.result == result
+    assert bot.client._done  # no reconnecting after the table closed
+
+
+def test_start_bots_checks_its_arguments():
+    with pytest.raises(ValueError, match="3 bots but 2 seats"):
+        start_bots(Clock(), "127.0.0.1", 9, 3, seats=[0, 1])
+    with pytest.raises(ValueError, match="unknown bot level 'smart'"):
+        Bot("127.0.0.1", 9, level="smart", reactor=Clock())
+
+
+# --- end to end over loopback: real host and bot processes -------------------------------------
+
+FRAPNET = os.path.join(os.path.dirname(sys.executable), "frapnet")
+
+
+def _start_host(tmp_path, *args):
+    out = open(tmp_path / "host.out", "w+")
+    err = open(tmp_path / "host.err", "w")
+    p = subprocess.Popen([FRAPNET, "host", "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--pause", "0",
+                          *args], stdout=out, stderr=err, text=True)
+    import time
+    for _ in range(200):
+        out.seek(0)
+        first = out.readline()
+        if "hosting table" in first:
+            return p, out, int(first.rsplit(":", 1)[1])
+        if p.poll() is not None:
+            break
+        time.sleep(0.05)
+    p.kill()
+    raise AssertionError(f"host did not start: {(tmp_path / 'host.err').read_text()}")
+
+
+def test_bot_processes_play_a_match_and_the_record_replays_F6(tmp_path):
+    """Four `frapnet bot` processes (basic and random) play a 3-deal Frap match against a
+    `frapnet host` process over loopback; every bot prints the host's result, F6 holds
+    (balances + pot = 0) and the record replays to the same balances."""
+    rec = tmp_path / "match.json"
+    host, out, port = _start_host(tmp_path, "--players", "4", "--deals", "3", "--seed", "11", "--record", str(rec))
+    try:
+        bots = [subprocess.Popen([FRAPNET, "bot", f"127.0.0.1:{port}", "--name", f"B{i}", "--seed", str(i),
+                                  "--level", "basic" if i % 2 else "random"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(4)]
+        outs = [b.communicate(timeout=60) for b in bots]
+        assert host.wait(timeout=30) == 0
+    finally:
+        host.kill()
+    out.seek(0)
+    result = json.loads(out.read().splitlines()[-1])
+    assert result["deals"] == 3
+    assert sum(result["balances"]) + result["pot"] == 0  # F6
+    seats = set()
+    for b, (so, se) in zip(bots, outs):
+        assert b.returncode == 0, se
+        lines = so.splitlines()
+        assert lines[0].startswith("frapnet bot: B") and " at seat " in lines[0]
+        seats.add(int(lines[0].split(" at seat ")[1].split()[0]))
+        assert json.loads(lines[-1]) == result
+    assert seats == {0, 1, 2, 3}
+    replay = subprocess.run([FRAPNET, "replay", "--json", str(rec)], capture_output=True, text=True)
+    rep = json.loads(replay.stdout)
+    assert rep["ok"] and rep["balances"] == result["balances"] and rep["pot"] == result["pot"]
+
+
+def test_frapnet_bot_reports_an_unreachable_host_and_a_refusal(tmp_path):
+    """A bot that cannot connect exits 1 with the reason; a full table refuses it (table_full)."""
+    r = subprocess.run([FRAPNET, "bot", "127.0.0.1:1"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 1 and "cannot reach 127.0.0.1:1" in r.stderr
+    host, out, port = _start_host(tmp_path, "--players", "2", "--bots", "2", "--deals", "50", "--seed", "1")
+    try:
+        r = subprocess.run([FRAPNET, "bot", f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=30)
+    finally:
+        host.terminate()
+        host.wait(timeout=10)
+    assert r.returncode == 1 and "(table_full)" in r.stderr
+
+
+INPROC = textwrap.dedent("""
+    import json, sys
+    from twisted.internet import defer, task
+    from frapnet.net.host import start_host
+    from frapnet.bots.client import start_bots
+
+    async def main(reactor):
+        game, players, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+        h = start_host(reactor, game=game, players=players, deals=2, pause=0, seed=seed)
+        bots = start_bots(reactor, "127.0.0.1", h.port, players, "basic", seed=seed, seats=list(range(players)))
+        result = await h.finished
+        await h.stop()
+        done = [await b.done for b in bots]
+        print(json.dumps({"result": result, "bots": done, "moves": sum(b.moves for b in bots),
+                          "names": h.table.names, "rejected": h.table.rejected}))
+
+    task.react(lambda r: defer.ensureDeferred(main(r)))
+""")
+
+
+@pytest.mark.parametrize("game,players", [("frap", 4), ("napoleon", 4), ("frak_you", 4), ("la_krap", 4)])
+def test_start_bots_play_any_game_in_process(registry, game, players):
+    """start_bots (a host's --bots K) plays two deals of every installed game over loopback from
+    the views alone (issue #5 item 4); the same seed gives the same match."""
+    if game not in registry.games:
+        pytest.skip(f"{game} is not installed")
+    runs = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-c", INPROC, game, str(players), "7"], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr[-2000:]
+        runs.append(json.loads(r.stdout.splitlines()[-1]))
+    a, b = runs
+    assert a == b
+    assert a["result"]["deals"] == 2 and a["moves"] > 0
+    if game != "frak_you":  # K3: simultaneous passing; a pass made against a version another seat
+        assert a["rejected"] == 0  # moved on is refused as stale and decided again
+    assert all(d == a["result"] for d in a["bots"])
+    assert a["names"] == [f"Bot {i + 1}" for i in range(players)]
+    if "balances" in a["result"]:
+        assert sum(a["result"]["balances"]) + a["result"].get("pot", 0) == 0

@@ -1,0 +1,224 @@
+"""A computer player as an ordinary network client (issue #3 item 6; GGZ's bots work this way).
+
+:class:`Bot` wraps a :class:`frapnet.net.client.TableClient` (client-contract.md): whenever a
+view says its seat is to act (``view["seat"] in view["to_act"]`` and ``view["actions"]``
+non-empty) it chooses one of the listed actions with :func:`frapnet.bots.strategy.choose` and
+sends it, after an optional ``delay`` in seconds. It acts at most once per state version; an
+action the host rejects (``illegal``: a rule ID) is re-decided among the remaining actions at most
+``max_retries`` times for that version, after which the bot waits for the next view — it never
+loops. A ``stale`` rejection needs nothing: the newer view is on its way. The bot stops when the
+host sends ``closing`` (the match is over) or the connection closes for good.
+
+:func:`start_bots` starts K bots in one process, for a host's ``--bots K``. `frapnet bot
+HOST:PORT` runs one (frapnet/commands/bot.py). No module-level reactor import (stack-notes.md).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from twisted.internet import defer
+from twisted.logger import Logger
+
+from frapnet.bots.strategy import LEVELS, NoAction, choose
+from frapnet.net.client import TableClient
+
+log = Logger(namespace="frapnet.bot")
+
+
+class _BotTableClient(TableClient):
+    """A TableClient that also reports the host's ``closing`` message (``on_closing(msg)``)."""
+
+    on_closing = None
+
+    def _message(self, proto, msg: dict) -> None:
+        super()._message(proto, msg)
+        if msg.get("type") == "closing" and self.on_closing is not None:
+            self.on_closing(msg)
+
+
+class Bot:
+    """One computer player at ``host``:``port``.
+
+    Keyword arguments: ``name`` (shown at the table), ``level`` (``random``/``basic``,
+    :data:`frapnet.bots.strategy.LEVELS`), ``seed`` (with a seed, the decision at state version v
+    keys each decision by the seat's own situation (see ``_rng``), so a match replays identically,
+    reconnects and other seats' timing included; without one, ``random.SystemRandom``), ``delay`` (seconds before each move),
+    ``password``, ``seat`` (ask for this seat), ``table`` (for a host with several tables),
+    ``reconnect``, ``max_retries`` (re-decisions after rejected actions, per state version),
+    ``reactor``.
+
+    Attributes: ``client`` (the TableClient), ``moves`` (actions sent), ``rejected`` (actions the
+    host refused), ``result`` (the ``closing`` message's result dict, or None), ``done`` (a
+    Deferred firing with ``result`` once the bot has stopped for good).
+    Raises ValueError for an unknown level or a negative delay.
+    """
+
+    def __init__(self, host: str, port: int, name: str = "Bot", *, level: str = "basic", seed: Any = None,
+                 delay: float = 0.0, password: str | None = None, seat: int | None = None, table: str | None = None,
+                 reconnect: bool = True, max_retries: int = 3, lang: str = "en", reactor=None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+        if delay < 0:
+            raise ValueError(f"delay must be 0 or more seconds, not {delay!r}")
+        self.level = level
+        self.seed = seed
+        self.delay = delay
+        self.max_retries = max_retries
+        self._sysrng = random.SystemRandom()
+        self.client = _BotTableClient(host, port, name, password=password, seat=seat, bot=True, table=table,
+                                      reconnect=reconnect, lang=lang, reactor=reactor)
+        self.reactor = self.client.reactor
+        self.client.on_view = self._on_view
+        self.client.on_error = self._on_error
+        self.client.on_status = self._on_status
+        self.client.on_closing = self._on_closing
+        self.moves = 0
+        self.rejected = 0
+        self.result: dict | None = None
+        self.done: defer.Deferred = defer.Deferred()
+        self._acted_version = -1
+        self._sent: tuple[int, list] | None = None   # (version, action) of the last action sent
+        self._refused: dict[int, list] = {}          # version -> actions refused at that version
+        self._pending = None                          # the delayed move (IDelayedCall)
+
+    # --- public ------------------------------------------------------------------------------
+    def connect(self) -> defer.Deferred:
+        """Join the table; the Deferred fires with the welcome (or fails with JoinError)."""
+        return self.client.connect()
+
+    def stop(self) -> None:
+        """Stop playing and close the connection (the seat waits for its grace period)."""
+        self._cancel_pending()
+        self.client.close()
+        self._finish()
+
+    @property
+    def seat(self) -> int | None:
+        return self.client.seat
+
+    # --- deciding ----------------------------------------------------------------------------
+    def _rng(self, view: dict) -> random.Random:
+        """The decision's random source: keyed by what this seat sees of its own situation
+        (deal, phase, round, hand, legal actions, refusals so far), not by the state version,
+        so simultaneous moves of other seats (Frak You's passing) arriving in another order do
+        not change this seat's choices."""
+        if self.seed is None:
+            return self._sysrng
+        key = (self.seed, view.get("seat"), view.get("deal_no"), view.get("phase"), view.get("round"),
+               view.get("hand"), [a.get("action") for a in view.get("actions") or ()],
+               len(self._refused.get(view.get("version"), ())))
+        return random.Random(repr(key))
+
+    @staticmethod
+    def _my_turn(view: dict | None) -> bool:
+        return bool(view) and view.get("seat") is not None and view.get("seat") in (view.get("to_act") or ()) \
+            and bool(view.get("actions"))
+
+    def _on_view(self, view: dict) -> None:
+        if not self._my_turn(view) or view.get("version", -1) <= self._acted_version:
+            return
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._pending is not None:
+            return
+        if self.delay:
+            self._pending = self.reactor.callLater(self.delay, self._move)
+        else:
+            self._move()
+
+    def _move(self) -> None:
+        self._pending = None
+        view = self.client.view
+        if self.done.called or not self._my_turn(view):
+            return
+        version = view["version"]
+        if version <= self._acted_version and version not in self._refused:
+            return
+        refused = self._refused.get(version, [])
+        if len(refused) > self.max_retries:
+            return  # gave up on this version: wait for the next view
+        if refused:
+            view = dict(view, actions=[a for a in view["actions"] if a.get("action") not in refused])
+        try:
+            action = choose(view, self.level, self._rng(view))
+        except NoAction:
+            return
+        except Exception:  # noqa: BLE001 - a strategy bug must not stall the table
+            log.failure("bot strategy failed; choosing at random")
+            action = self._rng(view).choice(view["actions"])["action"]
+        self._acted_version = version
+        self._sent = (version, list(action))
+        self.moves += 1
+        self.client.act(action)
+
+    def _on_error(self, err: dict) -> None:
+        code = err.get("code")
+        view = self.client.view
+        if code in ("illegal", "bad_message") and self._sent is not None and view is not None \
+                and view.get("version") == self._sent[0]:
+            self.rejected += 1
+            (version, action), self._sent = self._sent, None
+            refused = self._refused.setdefault(version, [])
+            refused.append(action)
+            for old in [v for v in self._refused if v < version]:
+                del self._refused[old]
+            log.warn("seat {seat}: action {action} refused ({code} {rule}: {msg}); deciding again",
+                     seat=self.client.seat, action=action, code=code, rule=err.get("rule"), msg=err.get("message"))
+            self._schedule()
+        elif code == "stale":
+            self._sent = None  # another seat moved first; the newer view brings a new decision
+        else:
+            log.info("seat {seat}: host says {code}: {msg}", seat=self.client.seat, code=code, msg=err.get("message"))
+
+    def _on_closing(self, msg: dict) -> None:
+        self.result = msg.get("result")
+        log.info("seat {seat}: the host closed the table ({reason})", seat=self.client.seat, reason=msg.get("reason"))
+        self._cancel_pending()
+        self.client.close()
+
+    def _on_status(self, status: str) -> None:
+        if status == "reconnecting":
+            self._cancel_pending()
+        elif status == "connected" and self._acted_version >= 0:
+            # back after a drop: the full sync's view may be the version we acted on if our action
+            # was lost on the way; acting again is safe (the host refuses a duplicate as stale)
+            self._acted_version = -1
+        elif status == "closed":
+            self._finish()
+
+    def _cancel_pending(self) -> None:
+        if self._pending is not None and self._pending.active():
+            self._pending.cancel()
+        self._pending = None
+
+    def _finish(self) -> None:
+        if not self.done.called:
+            self._cancel_pending()
+            self.done.callback(self.result)
+
+
+def start_bots(reactor, host: str, port: int, k: int, level: str = "basic", seed: Any = None, *,
+               seats: list[int] | None = None, delay: float = 0.0, password: str | None = None,
+               table: str | None = None, names: list[str] | None = None) -> list[Bot]:
+    """Start ``k`` bots at ``host``:``port`` on ``reactor`` (a host's ``--bots K``); return them.
+
+    ``seats``: the seats they ask for (default: any free seat each); ``names`` default to
+    ``"Bot {seat + 1}"`` (or ``"Bot {i + 1}"``). Each bot's ``seed`` is ``seed`` itself (decisions
+    are keyed by seat and version, see :class:`Bot`). Connection failures are logged; each bot's
+    ``done`` fires when it stops. Raises ValueError if ``seats`` or ``names`` is not ``k`` long.
+    """
+    if seats is not None and len(seats) != k:
+        raise ValueError(f"start_bots: {k} bots but {len(seats)} seats given")
+    if names is not None and len(names) != k:
+        raise ValueError(f"start_bots: {k} bots but {len(names)} names given")
+    bots = []
+    for i in range(k):
+        seat = seats[i] if seats is not None else None
+        name = names[i] if names is not None else f"Bot {(seat if seat is not None else i) + 1}"
+        bot = Bot(host, port, name, level=level, seed=seed, delay=delay, password=password, seat=seat,
+                  table=table, reactor=reactor)
+        bot.connect().addErrback(lambda f, n=name: log.failure("computer player {name} could not join", f, name=n))
+        bots.append(bot)
+    return bots

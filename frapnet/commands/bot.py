@@ -1,0 +1,84 @@
+"""`frapnet bot HOST:PORT [--level random|basic] [--name NAME] [--seed S] [--delay S]`: one computer
+player joins a table and plays until the match ends (issue #3 item 6).
+
+TARGET is ``HOST:PORT`` or a table name found on the LAN (DNS-SD, like `frapnet join NAME`).
+Prints ``frapnet bot: NAME at seat N of TABLE`` once seated and, when the host ends the match,
+its result as one JSON line. Logs go to stderr. Exit status: 0 when the match ended, 1 if the
+host could not be reached or refused the bot (the reason is printed), or closed the connection
+before the end, 2 for bad arguments.
+"""
+HELP = "a computer player: join a table (HOST:PORT or a table name) and play it to the end"
+
+
+def add_arguments(p):
+    p.add_argument("target", metavar="HOST:PORT", help="the host's address and port, or a table name on the LAN")
+    p.add_argument("--level", default="basic", choices=("random", "basic"),
+                   help="random: any legal action; basic: a simple sensible player (default)")
+    p.add_argument("--name", default="Bot", help="the name shown at the table (default Bot)")
+    p.add_argument("--seed", default=None, help="make the bot's choices reproducible")
+    p.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds to think before each move")
+    p.add_argument("--password", default=None, help="the table's password, if it has one")
+    p.add_argument("--seat", type=int, default=None, help="ask for this seat (0…n−1)")
+    p.add_argument("--table", default=None, help="table name, for a host with several tables")
+    p.add_argument("--timeout", type=float, default=2.0, metavar="S",
+                   help="seconds to look for a table NAME on the LAN (default 2)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                   help="look for a table NAME only on this interface address (repeatable)")
+
+
+def run(args) -> int:
+    import json
+    import sys
+
+    from frapnet.net import discovery
+
+    if args.delay < 0:
+        print(f"frapnet bot: --delay must be 0 or more seconds, not {args.delay}", file=sys.stderr)
+        return 2
+    try:
+        host, port = discovery.resolve(args.target, args.timeout, args.interface)
+    except ValueError as exc:
+        print(f"frapnet bot: {exc}", file=sys.stderr)
+        return 2
+    except discovery.DiscoveryError as exc:
+        print(f"frapnet bot: {exc}", file=sys.stderr)
+        return 1
+
+    from twisted.internet import defer, task
+    from twisted.logger import (FilteringLogObserver, LogLevel, LogLevelFilterPredicate, globalLogBeginner,
+                                textFileLogObserver)
+
+    predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
+    globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr), [predicate])],
+                                     redirectStandardIO=False)
+    from frapnet.bots.client import Bot
+    from frapnet.net.client import JoinError
+
+    status = {"code": 0}
+
+    async def main(reactor):
+        bot = Bot(host, port, args.name, level=args.level, seed=args.seed, delay=args.delay, password=args.password,
+                  seat=args.seat, table=args.table, reactor=reactor)
+        try:
+            welcome = await bot.connect()
+        except JoinError as exc:
+            print(f"frapnet bot: the host refused: {exc.message} ({exc.code})", file=sys.stderr)
+            status["code"] = 1
+            return
+        except Exception as exc:  # noqa: BLE001 - connection refused, timeout…
+            print(f"frapnet bot: cannot reach {host}:{port}: {exc}", file=sys.stderr)
+            status["code"] = 1
+            return
+        print(f"frapnet bot: {args.name} at seat {welcome.get('seat')} of {welcome.get('table')}", flush=True)
+        result = await bot.done
+        if result is not None:
+            print(json.dumps(result, ensure_ascii=False), flush=True)
+        else:
+            print("frapnet bot: the host closed the connection before the match ended", file=sys.stderr)
+            status["code"] = 1
+
+    try:
+        task.react(lambda reactor: defer.ensureDeferred(main(reactor)))
+    except SystemExit as exc:  # react always exits; keep our own status
+        return int(exc.code or 0) or status["code"]
+    return status["code"]
