@@ -256,6 +256,11 @@ class LaKrapDeal:
         return self.down[seat] + [t] if t is not None else self.down[seat][:]
 
     @property
+    def hands(self) -> list[list[str]]:
+        """Every seat's whole hand (face-down cards, then the team card), seat 0…n−1."""
+        return [self.hand(s) for s in range(self.n)]
+
+    @property
     def game_type(self) -> str:
         return "no_trump" if self.trump is None else "trump"
 
@@ -589,11 +594,14 @@ def winners(state) -> list[int]:
 
 
 def _report(state, d):
+    """The deal's ``replay --json`` entry: the rule book's keys (teams, game_type, trump, tricks,
+    deal_points) plus dealer, outcome, declarations (suits per seat), points_after and, when the
+    match has ended, match_over and winners. It names no card: it stays on show in the next
+    deal's views (``last_report``), where old cards would only confuse."""
     finished = d.deal_points is not None
     r = {
         "dealer": d.dealer, "outcome": "played" if finished else "unfinished",
         "teams": [list(s) for s in d.sides], "game_type": d.game_type, "trump": d.trump,
-        "turn_up": d.turn_up, "pushed": list(d.pushed), "team_cards": list(d.team_cards),
         "tricks": d.tricks[:], "declarations": [x[:] for x in d.declared],
         "deal_points": d.deal_points[:] if finished else None,
         "points_after": state.balances[:],
