@@ -1,0 +1,112 @@
+"""Names, chat and texts from other players are shown safely in the terminal client.
+
+Control characters and terminal escape sequences (CSI, OSC, DCS, 8-bit C1, bidi overrides,
+zero-width characters) are neutralised before anything reaches the screen, and long names are
+cut. Checked on the sanitiser, on the screen model's fragments, and on the bytes the real
+prompt_toolkit renderer writes to a terminal (a Vt100 output into a buffer).
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import unicodedata
+
+import pytest
+
+from frapnet import engine
+from frapnet.tui import render
+from frapnet.tui.model import Screen
+from frapnet.tui.text import NAME_CELLS, cut, safe_name, safe_text, width
+
+HOSTILE = [
+    ("\x1b]0;PWNED-TITLE\x07Olga", "Olga"),                 # OSC: set the window title
+    ("\x1b]52;c;cGF5bG9hZA==\x1b\\Ivan", "Ivan"),            # OSC 52: write the clipboard
+    ("\x1b[2J\x1b[1;1HAnna", "Anna"),                        # CSI: clear screen, move cursor
+    ("\x1b[31mRed\x1b[0m", "Red"),                            # CSI: colours
+    ("\x9b2JC1", "C1"),                                       # 8-bit CSI
+    ("\x1bPqdcs\x1b\\Dcs", "Dcs"),                           # DCS
+    ("Bob\x08\x08\x08Eve", "BobEve"),                         # backspaces overwriting
+    ("a\rb\nc\td", "a b c d"),                               # line breaks and tabs become spaces
+    ("\u202eevil\u202c", "evil"),                             # bidi override
+    ("zero\u200bwidth\u2060", "zerowidth"),                   # zero-width characters
+    ("nul\x00del\x7f", "nuldel"),
+    ("\x1b", ""),                                             # a lone ESC
+]
+
+
+@pytest.mark.parametrize("raw,shown", HOSTILE, ids=[repr(r)[:24] for r, _ in HOSTILE])
+def test_escape_sequences_and_controls_are_removed(raw, shown):
+    assert safe_text(raw) == shown
+    out = safe_text(raw)
+    assert all(unicodedata.category(ch)[0] != "C" for ch in out), repr(out)
+
+
+def test_long_names_are_cut_to_sixteen_cells_with_an_ellipsis():
+    assert safe_name("A" * 40) == "A" * (NAME_CELLS - 1) + "…"
+    assert width(safe_name("漢" * 20)) <= NAME_CELLS  # wide characters count two cells
+    assert safe_name("  Olga   Ivanova  ") == "Olga Ivanova"
+    assert safe_name("\x1b[2J") == "?"
+    assert cut("Ольга", 3) == "Ол…" and cut("Ольга", 5) == "Ольга"
+    assert safe_text("x" * 600, 500).endswith("…") and width(safe_text("x" * 600, 500)) == 500
+
+
+def _hostile_screen():
+    st = engine.new_match("frap", 4, {})
+    st, _ = engine.start_deal(st, engine.pack(st), dealer=3)
+    v = engine.view(st, 0)
+    v["names"] = [raw for raw, _ in HOSTILE[:3]] + ["Z" * 40 + "\x1b]0;LONG\x07"]
+    v["connection"] = ["connected", "reconnecting", "bot", "\x1b[5mblink"]
+    v["table"] = "\x1b]0;TABLE-TITLE\x07Cosy table"
+    s = Screen()
+    s.set_view(v)
+    for raw, _ in HOSTILE:
+        s.add_chat({"seat": 1, "name": raw, "text": "hi " + raw})
+        s.add_event({"type": "bid", "text": "event " + raw})
+        s.add_error({"code": "illegal", "message": raw, "rule": "F20\x1b[2J"})
+    return s
+
+
+def test_screen_fragments_hold_no_control_characters_and_names_are_cut():
+    s = _hostile_screen()
+    frags = (render.header(s, 100) + render.seats(s, 100) + render.hand(s, 100) + render.actions(s, 100)
+             + render.log_lines(s) + render.status_bar(s, 100))
+    text = "".join(f[1] for f in frags)
+    bad = [ch for ch in text if unicodedata.category(ch)[0] == "C" and ch != "\n"]
+    assert not bad, bad
+    assert "Z" * NAME_CELLS not in text and "Z" * (NAME_CELLS - 1) + "…" in text
+    assert "Cosy table" in text and "<Olga> hi Olga" in text
+
+
+def test_the_real_renderer_writes_no_injected_sequence():
+    """The whole application drawn by prompt_toolkit into a VT100 byte stream: none of the
+    injected OSC/DCS/CSI payloads survive (prompt_toolkit's own CSI codes are expected)."""
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from frapnet.tui.app import ClientApp
+
+    s = _hostile_screen()
+    class Term(io.StringIO):
+        encoding = "utf-8"
+
+        def fileno(self):  # not a real terminal
+            raise io.UnsupportedOperation
+
+    buf = Term()
+    out = Vt100_Output(buf, lambda: Size(rows=30, columns=100), term="xterm-256color")
+
+    async def drive():
+        with create_pipe_input() as inp:
+            ui = ClientApp(s, input=inp, output=out, mouse=False)
+            task = asyncio.ensure_future(ui.app.run_async(set_exception_handler=False))
+            await asyncio.sleep(0.2)
+            ui.app.exit(result=0)
+            return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(drive()) == 0
+    data = buf.getvalue()
+    assert "Cosy table" in data and "Olga" in data
+    for payload in ("\x1b]", "\x07", "\x1bP", "\x9b", "\x9d", "\u202e", "\x08", "\x00", "\x1b[5m", "\x1b[31mRed"):
+        assert payload not in data, repr(payload)
+    assert "PWNED" not in data and "TABLE-TITLE" not in data and "LONG" not in data

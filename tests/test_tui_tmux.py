@@ -1,0 +1,205 @@
+"""End to end in a real terminal: `frapnet play --seed 7` inside tmux (100×30), one whole deal
+played with send-keys, asserting on what the screen shows.
+
+The expected figures are computed independently of the client: the host writes the match's
+record (``--record``), and ``frapnet replay --json`` (the engine, not the client) gives the
+tricks, remises and balances; the hand and the trump come from the record's deck by F8. After
+quitting, the terminal must have left the alternate screen (``#{alternate_on}`` is 0).
+Skips (saying why) where tmux is not installed; .ci/run installs it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
+
+FACE = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+CARD_RE = re.compile(r"(10|[2-9JQKA])([♠♥♦♣])")
+
+
+def face(card: str) -> str:
+    return card[:-1] + FACE[card[-1]]
+
+
+class Tmux:
+    """A private tmux server (its own socket) running one command in a detached session."""
+
+    def __init__(self, cmd: str, x: int = 100, y: int = 30):
+        self.sock = f"frapnet-test-{os.getpid()}-{time.monotonic_ns()}"
+        self.run("new-session", "-d", "-s", "t", "-x", str(x), "-y", str(y), cmd)
+
+    def run(self, *args) -> str:
+        return subprocess.run([TMUX, "-L", self.sock, *args], check=True, capture_output=True,
+                              text=True, timeout=10).stdout
+
+    def capture(self) -> str:
+        return self.run("capture-pane", "-p", "-J", "-t", "t")
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", "t", *keys)
+
+    def wait(self, pred, timeout: float = 15.0, what: str = "") -> str:
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.capture()
+            if pred(screen):
+                return screen
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {what or pred}; the screen:\n{screen}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        subprocess.run([TMUX, "-L", self.sock, "kill-server"], capture_output=True, timeout=10)
+
+
+def seat_lines(screen: str) -> list[str]:
+    lines = screen.splitlines()
+    for i, line in enumerate(lines):
+        if line.split()[:2] == ["player", "state"]:
+            out = []
+            for row in lines[i + 1:]:
+                if row.startswith("─") or not row.strip():
+                    break
+                out.append(row)
+            return out
+    return []
+
+
+def trick_shown(screen: str, names: list[str]) -> dict[int, str]:
+    """The trick column: {seat: card face} read from the seat table."""
+    out = {}
+    for row in seat_lines(screen):
+        m = re.search(r"((?:10|[2-9JQKA])[♠♥♦♣])★?\s*$", row)
+        if not m:
+            continue
+        for s, n in enumerate(names):
+            if row[2:].startswith(n):
+                out[s] = m.group(1)
+    return out
+
+
+def test_play_a_whole_deal_in_tmux_and_settle_F8_F21_F23_F24(tmp_path):
+    rec = tmp_path / "match.json"
+    cmd = (f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 LANG=C.UTF-8 {sys.executable} -m frapnet play "
+           f"--seed 7 --name Olga --lang en --bot-delay 0 --pause 0.3 --deals 1 --record {rec}; "
+           f"echo FRAPNET-EXIT=$?; sleep 60")
+    t = Tmux(cmd)
+    try:
+        first = t.wait(lambda s: "Your turn" in s and "[l] Look" in s, 20, "the first full screen")
+        names = ["Olga", "Bot 2", "Bot 3", "Bot 4"]
+        assert "░░░" in first and "Olga (you)" in first and "pot 400" in first
+        seen_hand = seen_trick = None
+        trick_views = []
+        deadline = time.monotonic() + 60
+        screen = first
+        while "Deal 1 settled" not in screen:
+            assert time.monotonic() < deadline, screen
+            if "Your turn" in screen:
+                if "[l] Look" in screen:
+                    key = "l"
+                elif "[f] Frap" in screen:
+                    seen_hand = seen_hand or screen
+                    key = "f"
+                elif "[w] Whist" in screen:
+                    seen_hand = seen_hand or screen
+                    key = "w"
+                elif "[d] Decline" in screen:
+                    key = "d"
+                else:
+                    if "Play" in screen:
+                        trick_views.append(trick_shown(screen, names))
+                        seen_trick = seen_trick or (screen if trick_views[-1] else None)
+                    key = "Enter"
+                before = screen
+                t.keys(key)
+                screen = t.wait(lambda s: s != before, 10, f"the screen to change after {key}")
+            else:
+                time.sleep(0.05)
+                screen = t.capture()
+        settled = t.wait(lambda s: "Enter: continue" in s, 5, "the settlement")
+        # --- the expected figures, from the host's record through the engine ---------------------
+        t.wait(lambda s: rec.exists(), 5, "the record")
+        record = json.loads(rec.read_text())
+        deal = record["deals"][0]
+        out = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(rec), "--json"], capture_output=True,
+                             text=True, timeout=30)
+        result = json.loads(out.stdout)
+        assert result["ok"], result
+        rep = result["deals"][0]
+        n, dealer, deck = record["players"], deal["dealer"], deal["deck"]
+        # F8: the hand seat 0 was dealt, and the turn-up
+        mine = [deck[k] for k in range(4 * n) if (dealer + 1 + k) % n == 0]
+        assert seen_hand is not None, "never saw the hand face up"
+        faces = set(m.group(0) for m in CARD_RE.finditer("\n".join(
+            line for line in seen_hand.splitlines() if line.lstrip().startswith("│"))))
+        assert faces == {face(c) for c in mine}, (faces, mine)
+        turn_up = deck[4 * n]
+        assert f"Trump {FACE[turn_up[-1]]}" in first and f"turn-up {face(turn_up)}" in first
+        # F19–F21: each trick shown on the seat table is (part of) a trick of the record
+        plays = [(a[0], a[2]) for a in deal["actions"] if a[1] == "play"]
+        k = len({s for s, _ in plays})
+        tricks = [plays[i:i + k] for i in range(0, len(plays), k)]
+        assert seen_trick is not None, "never saw a card on the table"
+        for shown in filter(None, trick_views):
+            assert any(all((s, c) in [(x, face(y)) for x, y in tr] for s, c in shown.items()) for tr in tricks), shown
+        # F23/F24: the settlement's tricks, remises and balances are the engine's
+        assert len(record["deals"]) == 1
+        rows = {}
+        for line in settled.splitlines():
+            inner = line.split("│")[1] if line.count("│") >= 2 else ""
+            m = re.match(r"\s*(Olga|Bot \d)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$", inner)
+            if m:
+                rows[m.group(1)] = m.groups()[1:]
+        assert set(rows) == set(names), settled
+
+        def amount(x):
+            return 0 if x in ("0", "—") else int(x.replace("−", "-").replace("+", ""))
+        for s, nm in enumerate(names):
+            tricks_txt, money, remise, net, balance = rows[nm]
+            assert int(tricks_txt) == rep["tricks"][s]
+            assert amount(remise) == rep["remises"][s]
+            assert amount(balance) == result["balances"][s]
+            assert amount(net) == result["balances"][s]  # the first deal starts from 0
+        assert f"Pot {result['pot']} carried" in settled if result["pot"] else "fresh antes" in settled
+        line = next(x for x in settled.splitlines() if "Deal 1 settled:" in x)
+        for s, nm in enumerate(names):
+            b = result["balances"][s]
+            assert f"{nm} {'+' if b > 0 else '−' if b < 0 else ''}{abs(b) if b else 0}" in line
+        # --- quitting leaves the terminal clean --------------------------------------------------
+        t.keys("Enter")
+        t.keys("q")
+        done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "frapnet to exit")
+        assert "FRAPNET-EXIT=0" in done
+        assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
+    finally:
+        t.kill()
+
+
+def test_quitting_mid_deal_asks_and_restores_the_terminal_in_russian(tmp_path):
+    cmd = (f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 LANG=ru_RU.UTF-8 {sys.executable} -m frapnet play "
+           f"--seed 3 --name Ольга --bot-delay 0; echo FRAPNET-EXIT=$?; sleep 60")
+    t = Tmux(cmd, 80, 24)
+    try:
+        t.wait(lambda s: "Ваш ход" in s and "[l] Посмотреть карты" in s, 20, "the Russian screen")
+        assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "1"
+        t.keys("C-c")
+        t.wait(lambda s: "Уйти из-за стола?" in s, 5, "the confirmation")
+        t.keys("n")
+        t.wait(lambda s: "Уйти из-за стола?" not in s, 5, "the dialog to close")
+        t.keys("q")
+        t.wait(lambda s: "Уйти из-за стола?" in s, 5, "the confirmation again")
+        t.keys("y")
+        done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "frapnet to exit")
+        assert "FRAPNET-EXIT=0" in done
+        assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
+    finally:
+        t.kill()
