@@ -265,7 +265,7 @@ def test_flood_dropped_then_aborted():
     assert a.read()[-1] == {"type": "pong", "id": 2}
     for _ in range(250):
         a.send({"type": "ping"})
-    assert not a.open and a.tr.disconnected
+    assert not a.open and [m["code"] for m in a.read() if m["type"] == "error"] == ["flood", "flood"]
 
 
 def test_connection_limit():

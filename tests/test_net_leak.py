@@ -112,7 +112,7 @@ def hits(data: bytes, cards) -> list[str]:
     (4, {"cut_in": True, "revoke": "penalize"}, 30, 2),
     (3, {"graded_remise": True}, 25, 3),
     (6, {}, 20, 4),
-    (12, {}, 8, 5),
+    (12, {}, 5, 5),
 ])
 def test_no_card_leaks_to_any_seat_or_spectator(players, options, deals, seed):
     clock = Clock()

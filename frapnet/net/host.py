@@ -526,9 +526,14 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             self._window, self._count, self._flood_told = now, 0, False
         self._count += 1
         if self._count > 4 * self.factory.rate:
-            log.info("{peer}: flood ({n} messages in a second); aborting", peer=self.peer_desc, n=self._count)
+            log.info("{peer}: flood ({n} messages in a second); closing", peer=self.peer_desc, n=self._count)
+            self.sendMessage(error_message("flood", f"more than {4 * self.factory.rate} messages a second; "
+                                                    "closing the connection"))
             self._closing = True
-            self.transport.abortConnection()
+            self.transport.pauseProducing()  # read nothing more from it
+            self.transport.loseConnection()
+            # a peer that does not read either cannot hold the connection open
+            self._abort_call = self.factory.clock.callLater(5.0, self._abort_if_open)
             return True
         if self._count > self.factory.rate:
             if not self._flood_told:
@@ -553,6 +558,10 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         except Exception:  # noqa: BLE001 - never let one message crash the host
             log.failure("{peer}: internal error handling {kind}", peer=self.peer_desc, kind=raw.get("type"))
             self.sendMessage(error_message("internal", "the host failed to handle that message"))
+
+    def _abort_if_open(self) -> None:
+        if self.transport is not None and getattr(self.transport, "connected", False):
+            self.transport.abortConnection()
 
     def _dispatch(self, msg: dict) -> None:
         kind = msg["type"]
@@ -591,6 +600,9 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
 
     def connectionLost(self, reason=None) -> None:
         self.setTimeout(None)
+        call = getattr(self, "_abort_call", None)
+        if call is not None and call.active():
+            call.cancel()
         super().connectionLost(reason)
         self.factory.connections.discard(self)
         if self.overflowed:

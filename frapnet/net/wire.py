@@ -136,6 +136,10 @@ class FramedProtocol(Int32StringReceiver):
         self._queue: list[tuple[str, bytes]] = []
         self._queued = 0
         self._closing = False
+        try:  # small messages, latency matters: no Nagle delay
+            self.transport.setTcpNoDelay(True)
+        except Exception:  # noqa: BLE001 - not a TCP transport (tests, UNIX sockets)
+            pass
         try:
             self.transport.registerProducer(_Backpressure(self), True)
         except Exception:  # noqa: BLE001 - some test transports refuse producers
