@@ -171,6 +171,11 @@ def _weakest(cards: list[str], trump: str | None) -> str:
 
 # --- Frap (rules-frap.md) -----------------------------------------------------------------------
 
+FRAP_AT = 1.75
+"""basic fraps (F10) when :func:`frap_estimate` reaches this many tricks (e.g. trump A and J,
+or trump K, a low trump and a side ace)."""
+
+
 def frap_estimate(hand: list[str], trump: str | None) -> float:
     """Expected tricks of a Frap hand (of four): trump A/K 1, Q/J 0.75, lower trumps 0.5, side aces 0.6."""
     est = 0.0
@@ -192,7 +197,7 @@ def _frap(view: dict, acts: list[Action], rng: random.Random) -> Action | None:
             return verbs["look"]
         return None
     if "frap" in verbs or "whist" in verbs:  # F10, F11
-        if "frap" in verbs and frap_estimate(hand, trump) >= 2.0:
+        if "frap" in verbs and frap_estimate(hand, trump) >= FRAP_AT:
             return verbs["frap"]
         has = any(_value(c) >= 14 or _suit(c) == trump for c in hand)
         rivals = sum(1 for x in view.get("seats") or () if isinstance(x, dict)
