@@ -74,6 +74,12 @@ def seat_lines(screen: str) -> list[str]:
     return []
 
 
+def hand_faces(screen: str) -> list[str]:
+    """The faces of the cards drawn on the hand row (the lines of card boxes)."""
+    return sorted(m.group(0) for m in CARD_RE.finditer("\n".join(
+        x for x in screen.splitlines() if x.lstrip().startswith("│"))))
+
+
 def trick_shown(screen: str, names: list[str]) -> dict[int, str]:
     """The trick column: {seat: card face} read from the seat table."""
     out = {}
@@ -203,3 +209,113 @@ def test_quitting_mid_deal_asks_and_restores_the_terminal_in_russian(tmp_path):
         assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
     finally:
         t.kill()
+
+
+class Proxy:
+    """A loopback TCP relay to ``port`` that can cut its connections (a network failure) and
+    refuse new ones for a while."""
+
+    def __init__(self, port: int):
+        import socket
+        import threading
+
+        self.target = port
+        self.srv = socket.create_server(("127.0.0.1", 0))
+        self.port = self.srv.getsockname()[1]
+        self.pairs: list = []
+        self.refuse = False
+        self.accepted = 0
+        self._threading = threading
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+
+        while True:
+            try:
+                c, _ = self.srv.accept()
+            except OSError:
+                return
+            if self.refuse:
+                c.close()
+                continue
+            self.accepted += 1
+            u = socket.create_connection(("127.0.0.1", self.target))
+            self.pairs.append((c, u))
+            for a, b in ((c, u), (u, c)):
+                self._threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b):
+        import socket
+
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        import socket
+
+        for pair in self.pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        self.pairs = []
+
+    def close(self):
+        self.srv.close()
+        self.cut()
+
+
+def test_connection_lost_is_shown_and_the_seat_resumes_with_its_token(tmp_path):
+    """Issue #4 item 3 (and #3 "Reconnect"): `frapnet join` through a relay that is cut and then
+    refuses connections for a while: the screen says "connection lost — reconnecting…", then the
+    client is back in the same seat with its hand, by itself."""
+    host = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                             "--players", "2", "--bots", "1", "--no-announce", "--seed", "5", "--name", "Relay"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    t = proxy = None
+    try:
+        line = host.stdout.readline()
+        m = re.search(r"on 127\.0\.0\.1:(\d+)", line)
+        assert m, line
+        proxy = Proxy(int(m.group(1)))
+        t = Tmux(f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 {sys.executable} -m frapnet join "
+                 f"127.0.0.1:{proxy.port} --name Olga --lang en; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
+        t.wait(lambda s: "[l] Look" in s and "Olga (you)" in s, 20, "the table")
+        t.keys("l")
+        hand = t.wait(lambda s: len(hand_faces(s)) == 4, 10, "the hand face up")
+        faces = hand_faces(hand)
+        proxy.refuse = True
+        proxy.cut()
+        t.wait(lambda s: "connection lost — reconnecting…" in s, 10, "the reconnecting status")
+        assert "Connection lost — reconnecting…" in t.capture()
+        proxy.refuse = False
+        back = t.wait(lambda s: "Reconnected; the table is back." in s, 15, "the reconnection")
+        back = t.wait(lambda s: "connection lost" not in s.splitlines()[-1], 5, "the status bar")
+        assert "Olga (you)" in back and proxy.accepted == 2
+        assert hand_faces(back) == faces  # the same seat and hand, resumed by the seat token
+        t.keys("q")
+        t.wait(lambda s: "Leave the table?" in s, 5, "the confirmation")
+        t.keys("y")
+        assert "FRAPNET-EXIT=0" in t.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "frapnet to exit")
+        assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
+    finally:
+        if t is not None:
+            t.kill()
+        if proxy is not None:
+            proxy.close()
+        host.kill()
+        host.wait(10)

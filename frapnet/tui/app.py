@@ -285,14 +285,23 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     client.on_chat = hook(screen.add_chat)
     client.on_error = hook(screen.add_error)
 
+    def closing(msg=None):
+        msg = msg if isinstance(msg, dict) else getattr(client, "closing", None)
+        if msg and screen.closed is None:
+            screen.set_closing(msg)
+            ui.refresh()
+
     def status(st):
         screen.set_status(st)
-        if st == "closed" and client.closing and not ui.quitting:
-            reason = client.closing.get("reason") or ""
-            screen.add_log("status", _("The table has closed ({reason}). Press q to quit.").format(reason=reason))
+        closing()
         ui.refresh()
 
     client.on_status = status
+    client.on_closing = closing  # if the TableClient reports the host's closing message
+    from twisted.internet.task import LoopingCall
+    watch = LoopingCall(closing)  # else notice it here (it comes after the last view)
+    watch.clock = reactor
+    watch.start(0.5, now=False)
 
     def observe(event):
         level = event.get("log_level")
@@ -325,6 +334,8 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     try:
         code = await app_d
     finally:
+        if watch.running:
+            watch.stop()
         globalLogPublisher.removeObserver(observe)
         try:
             reactor.removeSystemEventTrigger(trigger)

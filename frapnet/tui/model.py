@@ -224,6 +224,7 @@ class Screen:
         self._settled: set = set()                # deal numbers whose settlement was shown
         self._trick_money: dict[int, list] = {}   # deal_no → trick money per seat (from events)
         self._quit_armed = False
+        self.closed: str | None = None            # the host's reason, once the table has closed
 
     # --- input from the connection -----------------------------------------------------------
 
@@ -297,6 +298,22 @@ class Screen:
             if dn not in self._settled:
                 self.show_settlement(event["report"], dn)
 
+    def set_closing(self, msg: dict) -> None:
+        """The host closed the table (``{"reason": str, "result": {"balances": [...], "pot": n}}``):
+        say so with the final balances; quitting no longer asks."""
+        if self.closed is not None or not isinstance(msg, dict):
+            return
+        _ = self._
+        self.closed = safe_text(msg.get("reason") or "", 80)
+        res = msg.get("result") if isinstance(msg.get("result"), dict) else {}
+        bal = res.get("balances") if isinstance(res.get("balances"), list) else None
+        text = _("The table has closed ({reason}).").format(reason=self.closed)
+        if bal:
+            text += " " + _("Final balances:") + " " + ", ".join(
+                f"{self.name(i)} {fmt_amount(b)}" for i, b in enumerate(bal))
+        self.add_log("status", text)
+        self.add_log("status", _("Press q to quit."))
+
     def add_chat(self, msg: dict) -> None:
         if not isinstance(msg, dict):
             return
@@ -364,7 +381,7 @@ class Screen:
     def mid_deal(self) -> bool:
         """A deal is being played and this client holds a seat (quitting asks first)."""
         v = self.view or {}
-        return self.seat is not None and bool(self.to_act) and not v.get("match_over")
+        return self.seat is not None and bool(self.to_act) and not v.get("match_over") and self.closed is None
 
     @property
     def trump(self):

@@ -258,7 +258,9 @@ def status_bar(s: Screen, w: int) -> list:
     left = " " + _("? help · . last trick · Tab chat · q quit")
     st = {"connecting": _("connecting…"), "connected": _("connected"),
           "reconnecting": _("connection lost — reconnecting…"), "closed": _("disconnected")}.get(s.status, s.status)
-    style = "class:status.bad" if s.status in ("reconnecting", "closed") else "class:status.ok"
+    if s.closed is not None:
+        st = _("table closed")
+    style = "class:status.bad" if s.status in ("reconnecting", "closed") or s.closed is not None else "class:status.ok"
     right = " " + st + " "
     return [("class:status", pad(left, max(0, w - width(right)))), (style, right)]
 
