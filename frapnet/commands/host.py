@@ -65,6 +65,12 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"frapnet host: {exc}", file=sys.stderr)
         return 2
+    if args.record:
+        import os
+        folder = os.path.dirname(os.path.abspath(args.record))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            print(f"frapnet host: --record {args.record}: cannot write into {folder}", file=sys.stderr)
+            return 2
     from frapnet import engine
     from frapnet.plugins import default_registry
     registry = default_registry(args.plugins_dir)

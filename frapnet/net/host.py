@@ -93,8 +93,8 @@ class Table:
     ``clock`` (``callLater``/``seconds``), ``rng`` (shuffles and the first dealer, F7),
     ``password`` (None: open), ``grace`` (seconds a dropped player keeps the seat before the
     host plays it), ``pause`` (seconds between deals), ``deals`` (stop after this many; None:
-    until the game's match ends), ``record`` (a path: the record is rewritten after every
-    deal), ``reserved`` (seats kept for ``--bots``: a hello without ``seat`` skips them),
+    until the game's match ends), ``record`` (a path: the record is rewritten, atomically,
+    after every accepted action and deal start — before anyone is told), ``reserved`` (seats kept for ``--bots``: a hello without ``seat`` skips them),
     ``level`` (the takeover bot's level), ``bot_delay`` (seconds before a takeover move),
     ``on_finish`` (called once with the result dict), ``registry`` (plugins).
     """
@@ -306,6 +306,7 @@ class Table:
         self.rng.shuffle(deck)
         dealer = self.rng.randrange(self.state.players) if self.state.dealer is None else None  # F7: by lot
         self.state, events = engine.start_deal(self.state, deck, dealer)
+        self.write_record()
         self._changed(events)
         self._after_change()
 
@@ -339,6 +340,7 @@ class Table:
             raise ProtocolError("illegal", exc.message, exc.rule) from None
         self.state = new
         self.actions_applied += 1
+        self.write_record()  # journaled before its effects are sent (design.md principle 5)
         self._changed(events)
         self._after_change()
 
@@ -346,7 +348,6 @@ class Table:
         st = self.state
         if st.phase == engine.DEAL:
             return
-        self.write_record()
         if st.phase == engine.OVER or (self.deals is not None and st.deal_no >= self.deals):
             self.finish("match over")
         elif self._next_deal_call is None:
@@ -472,14 +473,18 @@ class Table:
             self.on_finish(self.result)
 
     def write_record(self) -> None:
-        """Rewrite the record file (record-format.md) atomically, if one was asked for."""
+        """Rewrite the record file (record-format.md) atomically, if one was asked for.
+        A failure to write is logged; the table goes on."""
         if not self.record_path:
             return
         from frapnet import record
         tmp = f"{self.record_path}.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(record.dumps(engine.record(self.state)))
-        os.replace(tmp, self.record_path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(record.dumps(engine.record(self.state)))
+            os.replace(tmp, self.record_path)
+        except OSError as exc:
+            log.error("cannot write the record {path}: {err}", path=self.record_path, err=exc)
 
 
 # --- connections ----------------------------------------------------------------------------------
