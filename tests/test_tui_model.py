@@ -383,3 +383,46 @@ def test_russian_screen_uses_the_rule_book_terms():
     s = screen_at(st, 0, "ru")
     txt = text_of(render.seats(s, 100)) + text_of(render.header(s, 100))
     assert "фрап втёмную" in txt and "вист" in txt and "Козырь ♦" in txt and "кон 400" in txt
+
+
+@pytest.mark.parametrize("game", ["napoleon", "frak_you", "la_krap"])
+def test_any_game_is_rendered_and_played_from_the_view_alone(game, registry):
+    """Variants (N*, K*, L* rule books) through the same screen: every step of random deals
+    offers exactly the view's actions, only legal ones can be produced, and the screen renders
+    (no game plugin is consulted by the client)."""
+    if game not in registry.games:
+        pytest.skip(f"game {game!r} is not installed (pip install ./variants/...)")
+    spec = registry.game(game)
+    rng = random.Random(7)
+    st = engine.new_match(game, spec.min_players + 1, {}, registry=registry)
+    keys = list("abcdefgilmnoprstuvwxy1234567890") + ["enter", "space", "right", "end"]
+    acted = 0
+    for before, seat, action, after in random_deals(st, rng, 2):
+        for s_ in range(after.players):
+            v = view(after, s_)
+            scr = Screen()
+            scr.set_view(v)
+            legal = {wire(a) for a in engine.legal_actions(after, s_)}
+            assert offered(scr) <= legal
+            assert len(offered(scr)) == len(v["actions"])
+            frags = render.header(scr, 80) + render.seats(scr, 80) + render.hand(scr, 80) + render.actions(scr, 80)
+            assert text_of(frags)
+            for _ in range(8):
+                for kind, *rest in scr.press(rng.choice(keys)):
+                    if kind == "act":
+                        a = rest[0]
+                        assert wire(tuple([a[0]] + ([tuple(a[1])] if len(a) > 1 and isinstance(a[1], list) else a[1:]))) in legal
+                        acted += 1
+                scr.overlay = None
+    assert acted > 0
+
+
+def test_several_actions_of_one_verb_get_digits_when_no_card_is_chosen():
+    """A generic game's auction (e.g. Napoleon's "Bid 1"…"Bid 5"): numbered keys."""
+    s = Screen()
+    s.set_view({"players": 2, "seat": 0, "to_act": [0], "names": ["A", "B"], "hand": ["AS", "KH"],
+                "actions": [{"action": ["bid", n], "label": f"Bid {n}"} for n in (1, 2, 3)]
+                + [{"action": ["pass"], "label": "Pass"}]})
+    assert s.press("2") == [("act", ["bid", 2])]
+    assert s.press("p") == [("act", ["pass"])]
+    assert "[3] Bid 3" in text_of(render.actions(s, 80))

@@ -165,8 +165,18 @@ def assign_keys(groups: list[Group]) -> dict[str, tuple[list, str] | Group]:
     out: dict = {}
     hand_groups = [g for g in groups if g.kind != "simple"]
     wanted = []
+    digits = iter(DIGIT_KEYS)
     for g in groups:
-        if g.kind == "simple":
+        if g.kind == "simple" and len(g.actions) > 1 and not hand_groups:
+            # several actions of one verb (Napoleon's "Bid 1"…"Bid 5") and no card to choose:
+            # the digits are free, so number them
+            for a in g.actions:
+                d = next(digits, None)
+                if d is None:
+                    wanted.append((g.verb, a))
+                else:
+                    out[d] = a
+        elif g.kind == "simple":
             wanted.extend((g.verb, a) for a in g.actions)
         elif len(hand_groups) > 1:
             wanted.append((g.verb, g))

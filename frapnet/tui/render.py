@@ -40,11 +40,12 @@ def header(s: Screen, w: int) -> list:
     if s.trump:
         parts += [("", " " + _("Trump") + " "), ("class:suit.red" if s.trump in "HD" else "class:suit",
                                                  SUIT_SYMBOLS[s.trump])]
-    if "turn_up" in v:
-        tu = v.get("turn_up")
-        parts += [("", "  " + _("turn-up") + " ")]
-        parts += [_card_inline(tu)] if tu else [("class:dim", _("taken"))]
-    if isinstance(v.get("talon"), int):
+    tu = v.get("turn_up")
+    if isinstance(tu, str) and tu:
+        parts += [("", "  " + _("turn-up") + " "), _card_inline(tu)]
+    elif "turn_up" in v and s.trump:
+        parts += [("", "  " + _("turn-up") + " "), ("class:dim", _("taken"))]
+    if isinstance(v.get("talon"), int) and (v["talon"] > 0 or s.trump):
         parts += [("", "  " + _("talon {n}").format(n=v["talon"]))]
     if v.get("phase_label"):
         parts += [("", "  · "), ("class:phase", safe_text(v["phase_label"], 30))]
