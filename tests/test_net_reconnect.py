@@ -139,6 +139,113 @@ def test_grace_over_host_plays_the_seat(runs):
     assert r["deals"] == DEALS and r["engine_ok"]
 
 
+# --- TableClient units (MemoryReactorClock: no sockets) -------------------------------------------
+
+def _client(**kw):
+    from twisted.internet.testing import MemoryReactorClock
+
+    from frapnet.net.client import TableClient
+    reactor = MemoryReactorClock()
+    c = TableClient("10.0.0.1", 7777, "Olga", reactor=reactor, **kw)
+    got = {"status": [], "views": [], "errors": [], "closing": []}
+    c.on_status = got["status"].append
+    c.on_view = got["views"].append
+    c.on_error = got["errors"].append
+    c.on_closing = got["closing"].append
+    return reactor, c, got
+
+
+def _accept(reactor, index=-1):
+    """Complete the client's latest connectTCP over a StringTransport; return (proto, transport)."""
+    from twisted.internet.testing import StringTransportWithDisconnection
+    host, port, factory, _timeout, _bind = reactor.tcpClients[index]
+    proto = factory.buildProtocol(None)
+    tr = StringTransportWithDisconnection()
+    tr.protocol = proto
+    proto.makeConnection(tr)
+    return proto, tr
+
+
+def _sent(tr):
+    from frapnet.net import wire
+    data, out, pos = tr.value(), [], 0
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        out.append(wire.decode(data[pos + 4:pos + 4 + n]))
+        pos += 4 + n
+    return out
+
+
+def test_client_hello_act_and_token_reconnect():
+    """client-contract.md: hello, welcome, act with the view's version, reconnect with the token."""
+    from frapnet.net import wire
+    reactor, c, got = _client(lang="ru", password="pw")
+    d = c.connect()
+    assert got["status"] == ["connecting"] and reactor.tcpClients[0][:2] == ("10.0.0.1", 7777)
+    proto, tr = _accept(reactor)
+    hello = _sent(tr)[0]
+    assert hello == {"type": "hello", "protocol": "1.0", "name": "Olga", "lang": "ru", "spectate": False,
+                     "password": "pw"}
+    welcomes = []
+    d.addCallback(welcomes.append)
+    proto.dataReceived(wire.frame({"type": "welcome", "seat": 2, "token": "TOKEN-abc", "table": "T"}))
+    proto.dataReceived(wire.frame({"type": "view", "view": {"version": 17, "seat": 2, "balances": [2 ** 80]}}))
+    assert welcomes[0]["seat"] == 2 and c.seat == 2 and c.token == "TOKEN-abc"
+    assert got["status"] == ["connecting", "connected"] and got["views"][0]["balances"] == [2 ** 80]
+    tr.clear()
+    c.act(["play", "10H"])
+    assert _sent(tr) == [{"type": "act", "action": ["play", "10H"], "version": 17}]
+    tr.loseConnection()  # the network drops
+    assert got["status"][-1] == "reconnecting" and len(reactor.tcpClients) == 1
+    reactor.advance(0.1)
+    assert len(reactor.tcpClients) == 2
+    proto2, tr2 = _accept(reactor)
+    assert _sent(tr2)[0]["token"] == "TOKEN-abc"
+    proto2.dataReceived(wire.frame({"type": "welcome", "seat": 2, "token": "TOKEN-abc"}))
+    assert got["status"][-1] == "connected"
+    proto2.dataReceived(wire.frame({"type": "closing", "reason": "match over", "result": {"pot": 0}}))
+    assert got["closing"][0]["reason"] == "match over"
+    tr2.loseConnection()
+    reactor.advance(10)
+    assert got["status"][-1] == "closed" and len(reactor.tcpClients) == 2  # no retry after closing
+
+
+def test_client_backoff_grows_and_gives_up():
+    reactor, c, got = _client(reconnect_for=3.0)
+    c.connect()
+    proto, tr = _accept(reactor)
+    from frapnet.net import wire
+    proto.dataReceived(wire.frame({"type": "welcome", "seat": 0, "token": "t"}))
+    tr.loseConnection()
+    from twisted.internet.error import ConnectionRefusedError
+    from twisted.python.failure import Failure
+    delays = []
+    while got["status"][-1] != "closed" and len(delays) < 20:
+        calls = reactor.getDelayedCalls()
+        assert len(calls) == 1
+        delays.append(round(calls[0].getTime() - reactor.seconds(), 3))
+        reactor.advance(delays[-1])
+        reactor.tcpClients[-1][2].clientConnectionFailed(None, Failure(ConnectionRefusedError()))
+    assert delays == [0.1, 0.2, 0.4, 0.8, 1.6]  # then 3 s have passed: give up
+    assert got["status"][-1] == "closed"
+
+
+def test_client_refused_no_retry():
+    from frapnet.net import wire
+    from frapnet.net.client import JoinError
+    reactor, c, got = _client()
+    d = c.connect()
+    proto, tr = _accept(reactor)
+    failures = []
+    d.addErrback(failures.append)
+    proto.dataReceived(wire.frame({"type": "error", "code": "password", "message": "wrong password", "rule": None}))
+    tr.loseConnection()
+    reactor.advance(5)
+    assert failures and failures[0].check(JoinError) and failures[0].value.code == "password"
+    assert got["errors"][0]["code"] == "password" and got["status"][-1] == "closed"
+    assert len(reactor.tcpClients) == 1
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
     main(sys.argv[1:])

@@ -12,6 +12,7 @@ is installed (the TUI: asyncio)::
     c.on_chat    = lambda msg: ...    # {"seat", "name", "text"}
     c.on_error   = lambda err: ...    # {"code", "message", "rule"}
     c.on_status  = lambda status: ... # "connecting" | "connected" | "reconnecting" | "closed"
+    c.on_closing = lambda msg: ...    # the host's closing message {"reason", "result"} (match over…)
     d = c.connect()                   # Deferred: the welcome info, or JoinError
     c.act(["play", "10H"]); c.chat("hi"); c.leave()
 
@@ -112,6 +113,7 @@ class TableClient:
         self.on_chat: Callable[[dict], Any] | None = None
         self.on_error: Callable[[dict], Any] | None = None
         self.on_status: Callable[[str], Any] | None = None
+        self.on_closing: Callable[[dict], Any] | None = None
         self._proto: _ClientProtocol | None = None
         self._connect_d: defer.Deferred | None = None
         self._done = False          # no more reconnecting
@@ -232,6 +234,9 @@ class TableClient:
         elif kind == "closing":
             self.closing = msg
             self._done = True
+            # (a subclass that overrides _message to report closing itself is not called twice)
+            if self.on_closing is not None and type(self)._message is TableClient._message:
+                self.on_closing(msg)
         # pong and unknown kinds are ignored (a newer host may send more)
 
     def _lost(self, proto, reason) -> None:
