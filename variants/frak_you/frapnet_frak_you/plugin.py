@@ -135,10 +135,16 @@ class FrakDeal:
 
     __hash__ = None
 
-    def cards_in_play(self) -> int:
-        """Every card of the deal still accounted for: hands, chosen, trick, piles, set aside (= 52)."""
-        return (sum(map(len, self.hands)) + sum(len(c) for c in self.chosen if c) + len(self.trick)
-                + sum(len(t) for p in self.piles for t in p) + len(self.set_aside))
+    def places(self) -> dict[str, list[str]]:
+        """Where every card of the pack is, place name → cards (for card-conservation checks):
+        ``hand s``, ``chosen s`` (passing, K3), ``pile s`` (K9), ``trick``, ``set_aside`` (K2).
+        Played cards can come back into a hand (K9, K10), so "played" is not a place."""
+        out = {"trick": [c for _, c in self.trick], "set_aside": list(self.set_aside)}
+        for s in range(self.n):
+            out[f"hand {s}"] = list(self.hands[s])
+            out[f"chosen {s}"] = list(self.chosen[s] or ())
+            out[f"pile {s}"] = [c for t in self.piles[s] for c in t]
+        return out
 
 
 # --- registration, options, pack (K1) -----------------------------------------------------------

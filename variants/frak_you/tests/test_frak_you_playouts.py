@@ -59,6 +59,7 @@ def check_step(before, seat, action, after, events):
     n = after.players
     d = after.deal
     assert all_cards(d) == Counter(FULL), "K2: every card of the pack is somewhere, once"
+    assert Counter(c for cs in d.places().values() for c in cs) == Counter(FULL)  # the deal's own accounting
     assert after.balances == list(after.balances) and min(after.balances) >= 0
     if d.phase == "pass":
         assert after.to_act == tuple(s for s in range(n) if d.chosen[s] is None), "K3"
