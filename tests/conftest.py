@@ -12,3 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def registry():
     from frapnet.plugins import default_registry
     return default_registry()
+
+
+def pytest_configure(config):
+    # tests/test_install.py (pip into a fresh venv, ~30 s): CI runs it; `-m "not slow"` skips it
+    config.addinivalue_line("markers", "slow: slow tests (pip installs); deselect with -m 'not slow'")

@@ -1,0 +1,106 @@
+"""Installation as a user would do it (issue #5): a fresh virtual environment, `pip install` the
+project (not editable), then `pip install ./variants/napoleon`; `frapnet games` lists napoleon; a
+host with computer players plays a Napoleon match over loopback to the end (N9: two deals, the
+deal passing clockwise) and its record replays to the host's result.
+
+Slow (pip, about 30 s with a warm pip cache): marked ``slow`` (CI runs it; skip locally with
+``-m "not slow"``). It needs the package index pip is configured with (PyPI in CI). The sources
+are copied (tracked files only) into tmp_path first, so the build leaves nothing in the checkout.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow
+
+
+def tracked_files(*paths: str) -> list[str]:
+    """The files git tracks under ``paths`` (what a fresh clone holds)."""
+    out = subprocess.run(["git", "ls-files", "-z", "--", *paths], cwd=ROOT, capture_output=True, check=True)
+    return [f for f in out.stdout.decode().split("\0") if f]
+
+
+def clean_env(venv: Path) -> dict:
+    """The user's shell: the venv's bin first, no PYTHONPATH, no frapnet plugin dirs."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "FRAPNET_PLUGINS_DIR", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PATH"] = str(venv / "bin") + os.pathsep + env.get("PATH", "")
+    env["VIRTUAL_ENV"] = str(venv)
+    return env
+
+
+def run(cmd, env, cwd, timeout=300):
+    p = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
+    assert p.returncode == 0, f"{cmd} exited {p.returncode}\nstdout:\n{p.stdout[-3000:]}\nstderr:\n{p.stderr[-3000:]}"
+    return p
+
+
+def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
+    napoleon = tracked_files("variants/napoleon/pyproject.toml")
+    if not napoleon:
+        pytest.fail("variants/napoleon is not committed yet")
+    src = tmp_path / "frapnet-src"
+    for f in tracked_files("pyproject.toml", "README.md", "frapnet", "variants/napoleon", "plugins"):
+        dest = src / f
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, dest)
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    env = clean_env(venv)
+    py = venv / "bin" / "python"
+    work = tmp_path / "home"  # run from a folder that is not a checkout
+    work.mkdir()
+    quiet = ["-q", "--disable-pip-version-check"]
+
+    run([py, "-m", "pip", "install", *quiet, src], env, work)
+    # the installed frapnet is not editable: it lives in the venv, not in the sources
+    loc = run([py, "-c", "import frapnet; print(frapnet.__file__)"], env, work).stdout.strip()
+    assert loc.startswith(str(venv)), loc
+    games = json.loads(run(["frapnet", "games", "--json"], env, work).stdout)
+    assert [g["name"] for g in games["games"]] == ["frap"]
+    assert games["house_rules"] == []  # no checkout, no default plugins dir
+
+    run([py, "-m", "pip", "install", *quiet, src / "variants" / "napoleon"], env, work)
+    games = json.loads(run(["frapnet", "games", "--json"], env, work).stdout)
+    by = {g["name"]: g for g in games["games"]}
+    assert sorted(by) == ["frap", "napoleon"]
+    assert by["napoleon"]["players"][0] == 2 and by["napoleon"]["plugin"] == "napoleon"
+    text = run(["frapnet", "games"], env, work).stdout
+    assert "napoleon — Napoleon" in text
+    plugins = json.loads(run(["frapnet", "plugins", "--json"], env, work).stdout)
+    nap = [p for p in plugins["plugins"] if p["name"] == "napoleon"][0]
+    assert nap["loaded"] and nap["source"].endswith("(distribution frapnet-napoleon)")
+    assert "frapnet_trick_winner" in nap["hooks"] and plugins["errors"] == []
+
+    # a one-file house rule from a plugins dir works with an installed frapnet too
+    games = json.loads(run(["frapnet", "games", "--json", "--plugins-dir", src / "plugins"], env, work).stdout)
+    assert "five_card_frap" in {h["name"] for h in games["house_rules"]}
+
+    # a host with three computer players plays two deals of Napoleon over loopback
+    rec = tmp_path / "napoleon-record.json"
+    host = run(["frapnet", "host", "--game", "napoleon", "--players", "3", "--bots", "3", "--deals", "2",
+                "--seed", "1", "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--pause", "0",
+                "--record", rec], env, work, timeout=120)
+    lines = host.stdout.strip().splitlines()
+    assert lines[0].startswith("frapnet: hosting table ") and " on 127.0.0.1:" in lines[0]
+    result = json.loads(lines[-1])
+    assert result["game"] == "napoleon" and result["deals"] == 2
+    assert sum(result["balances"]) + result["pot"] == 0  # N2: chips conserved
+
+    # its record replays, through the installed frapnet, to the host's figures
+    r = json.loads(rec.read_text())
+    assert r["game"] == "napoleon" and r["players"] == 3 and len(r["deals"]) == 2
+    assert [d["dealer"] for d in r["deals"]][1] == (r["deals"][0]["dealer"] + 1) % 3  # N9
+    rep = json.loads(run(["frapnet", "replay", rec, "--json"], env, work).stdout)
+    assert rep["ok"] is True and len(rep["deals"]) == 2
+    assert rep["balances"] == result["balances"] and rep["pot"] == result["pot"]
