@@ -1,0 +1,239 @@
+"""Deal records and `frapnet replay` (../shared/spec/record-format.md).
+
+Malformed records name "record"; options and players name their rules (F1, F2, F5, F22); the
+first error in the documented order is the one reported, with 0-based deal and action indices.
+The command is run as a real process: exit 0 with the summary or JSON, exit 2 on an error.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from frapnet import engine, record
+from frapnet.testing import shared_dir
+
+CASES = shared_dir() / "cases"
+WORKED = json.loads((CASES / "frap-s0-worked-example.json").read_text())["record"]
+
+
+def err(rec):
+    """The error object of replaying ``rec`` (a dict, or JSON text)."""
+    res = record.replay_json(rec)
+    assert res["ok"] is False, res
+    return res["error"]
+
+
+def worked(**changes):
+    rec = copy.deepcopy(WORKED)
+    rec.update(changes)
+    return rec
+
+
+def test_worked_example_result():
+    res = record.replay_json(WORKED)
+    assert res == {
+        "ok": True, "game": "frap", "balances": [-500, -800, 100, 0], "pot": 1200,
+        "deals": [{**res["deals"][0], "dealer": 0, "outcome": "played", "trump": "C", "tricks": [0, 1, 2, 1],
+                   "remises": [400, 800, 0, 0], "pot_after": 1200}],
+    }
+
+
+@pytest.mark.parametrize("text", ["{", "[1, 2]", "null", '"frap"', "", b"\xff\xfe"])
+def test_bad_json_is_record_error(text):
+    e = err(text)
+    assert e == {**e, "rule": "record", "deal": None, "action": None}
+
+
+@pytest.mark.parametrize("changes,rule", [
+    ({"format": "frapnet-record/2"}, "record"),
+    ({"game": "poker"}, "record"),
+    ({"game": 7}, "record"),
+    ({"house_rules": ["no_such_rule"]}, "record"),
+    ({"house_rules": "five_card_frap"}, "record"),
+    ({"deals": {}}, "record"),
+    ({"players": 13}, "F1"),
+    ({"players": 1}, "F1"),
+    ({"players": "4"}, "F1"),
+    ({"options": {"deck": 33}}, "F2"),
+    ({"options": {"deck": "32"}}, None),
+    ({"options": {"ante": 30}}, "F5"),
+    ({"options": {"ante": "100"}}, "F5"),
+    ({"options": {"revoke": "forgive"}}, "F22"),
+    ({"options": {"cut_in": "yes"}}, "record"),
+    ({"options": {"graded_remise": 1}}, "record"),
+    ({"options": {"colour": "red"}}, "record"),
+    ({"players": 13, "options": {"ante": 30}}, "F1"),  # players checked first
+])
+def test_head_errors(changes, rule):
+    rec = worked(**changes)
+    if rule is None:
+        assert record.replay_json(rec)["ok"] is True
+        return
+    e = err(rec)
+    assert (e["rule"], e["deal"], e["action"]) == (rule, None, None)
+    assert e["message"]
+
+
+def test_deck_errors_name_the_deal():
+    rec = worked()
+    rec["deals"][0]["deck"][3] = "ZZ"  # unknown card
+    e = err(rec)
+    assert (e["rule"], e["deal"], e["action"]) == ("record", 0, None) and "ZZ" in e["message"]
+    rec = worked()
+    rec["deals"][0]["deck"][3] = rec["deals"][0]["deck"][4]  # a duplicate: not a permutation
+    assert (err(rec)["rule"], err(rec)["deal"]) == ("record", 0)
+    rec = worked()
+    rec["deals"][0]["deck"] = rec["deals"][0]["deck"][:-1]  # a card short
+    assert (err(rec)["rule"], err(rec)["deal"]) == ("record", 0)
+    rec = worked()
+    rec["deals"][0]["deck"] = "AS KS"
+    assert (err(rec)["rule"], err(rec)["deal"]) == ("record", 0)
+
+
+def test_deck_accepts_other_spellings():
+    rec = worked()
+    alt = {"10": "T", "J": "В", "Q": "Д", "K": "К", "A": "Т"}
+    rec["deals"][0]["deck"] = [alt.get(c[:-1], c[:-1]) + c[-1].lower() for c in rec["deals"][0]["deck"]]
+    assert record.replay_json(rec) == record.replay_json(WORKED)
+
+
+@pytest.mark.parametrize("action,rule", [
+    ([1, "fold"], "record"),  # unknown verb
+    ([1, "frap", "now"], "record"),  # argument where none is taken
+    ([1, "play"], "record"),  # missing argument
+    ([7, "frap"], "record"),  # seat out of range
+    (["1", "frap"], "record"),
+    ([1], "record"),
+    ("frap", "record"),
+    ([2, "frap"], "F10"),  # not seat 2's turn
+    ([1, "whist"], "F10"),  # whist before any frap
+])
+def test_action_errors_name_deal_and_action(action, rule):
+    rec = worked()
+    rec["deals"][0]["actions"][0] = action
+    e = err(rec)
+    assert (e["rule"], e["deal"], e["action"]) == (rule, 0, 0)
+
+
+def test_bad_card_in_action_is_record_and_card_not_held_is_the_phase_rule():
+    rec = worked()
+    acts = rec["deals"][0]["actions"]
+    i = next(k for k, a in enumerate(acts) if a[1] == "play")
+    acts[i] = [acts[i][0], "play", "1X"]
+    assert (err(rec)["rule"], err(rec)["action"]) == ("record", i)
+    rec = worked()
+    acts = rec["deals"][0]["actions"]
+    held = set(rec["deals"][0]["deck"][:16])
+    stranger = next(c for c in rec["deals"][0]["deck"] if c not in held)
+    acts[i] = [acts[i][0], "play", stranger]
+    assert (err(rec)["rule"], err(rec)["action"]) == ("F20", i)
+    rec = worked()
+    acts = rec["deals"][0]["actions"]
+    j = next(k for k, a in enumerate(acts) if a[1] == "buy")
+    acts[j] = [acts[j][0], "buy", "7C"]  # not a list
+    assert (err(rec)["rule"], err(rec)["action"]) == ("record", j)
+    acts[j] = [acts[j][0], "buy", [stranger]]
+    assert (err(rec)["rule"], err(rec)["action"]) == ("F15", j)
+
+
+def test_action_after_deal_end_is_record():
+    rec = worked()
+    n = len(rec["deals"][0]["actions"])
+    rec["deals"][0]["actions"].append([1, "look"])
+    assert (err(rec)["rule"], err(rec)["deal"], err(rec)["action"]) == ("record", 0, n)
+
+
+def test_F7_wrong_dealer_in_later_deal():
+    rec = worked()
+    nxt = copy.deepcopy(rec["deals"][0])
+    nxt["dealer"] = 2
+    nxt["actions"] = []
+    rec["deals"].append(nxt)
+    assert (err(rec)["rule"], err(rec)["deal"], err(rec)["action"]) == ("F7", 1, None)
+    nxt["dealer"] = 1
+    res = record.replay_json(rec)
+    assert res["ok"] and res["deals"][1]["outcome"] == "unfinished" and res["deals"][1]["pot_after"] == 1200
+
+
+def test_engine_record_round_trip_and_exact_big_numbers():
+    st = engine.new_match("frap", 3, {"ante": 4 * 10 ** 30, "cut_in": False})
+    st, _ = engine.start_deal(st, engine.pack(st), 2)
+    st, _ = engine.apply(st, 0, ("pass",))
+    rec = engine.record(st)
+    assert rec["format"] == "frapnet-record/1" and rec["players"] == 3
+    assert rec["options"]["cut_in"] is False and rec["house_rules"] == []
+    assert rec["deals"] == [{"dealer": 2, "deck": engine.pack(st), "actions": [[0, "pass"]]}]
+    text = record.dumps(rec)
+    assert "4000000000000000000000000000000" in text
+    again, res = record.replay(json.loads(text))
+    assert again == st
+    assert res["balances"] == [-4 * 10 ** 30] * 3 and res["pot"] == 12 * 10 ** 30
+
+
+def test_house_rule_in_record_is_replayed():
+    st = engine.new_match("frap", 4, {}, ["five_card_frap"])
+    st, _ = engine.start_deal(st, engine.pack(st), 0)
+    rec = engine.record(st)
+    assert rec["house_rules"] == ["five_card_frap"]
+    again, _ = record.replay(rec)
+    assert again == st and len(again.deal.hands[1]) == 5
+
+
+# --- the command --------------------------------------------------------------------------------
+
+def frapnet(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "frapnet", "replay", *args], capture_output=True, text=True,
+                          input=stdin, timeout=60)
+
+
+def test_replay_command_human_summary(tmp_path):
+    f = tmp_path / "worked.json"
+    f.write_text(json.dumps(WORKED))
+    p = frapnet(str(f))
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "deal 1: dealer seat 0, played" in out
+    assert "tricks 0 1 2 1" in out and "remises 400 800 0 0" in out and "pot after 1200" in out
+    assert "balances: seat 0: -500, seat 1: -800, seat 2: 100, seat 3: 0" in out
+    assert "pot: 1200" in out
+
+
+def test_replay_command_json_and_stdin():
+    p = frapnet("-", "--json", stdin=json.dumps(WORKED))
+    assert p.returncode == 0
+    res = json.loads(p.stdout)
+    assert res["ok"] is True and res["balances"] == [-500, -800, 100, 0] and res["pot"] == 1200
+
+
+@pytest.mark.parametrize("body,rule,deal,action", [
+    ("{not json", "record", None, None),
+    (json.dumps(worked(players=13)), "F1", None, None),
+])
+def test_replay_command_errors_exit_2(tmp_path, body, rule, deal, action):
+    f = tmp_path / "bad.json"
+    f.write_text(body)
+    p = frapnet(str(f), "--json")
+    assert p.returncode == 2
+    res = json.loads(p.stdout)
+    assert res["ok"] is False and (res["error"]["rule"], res["error"]["deal"], res["error"]["action"]) == (rule, deal, action)
+    p = frapnet(str(f))
+    assert p.returncode == 2 and f"rule {rule}" in p.stdout
+
+
+def test_replay_command_illegal_action_summary(tmp_path):
+    rec = worked()
+    rec["deals"][0]["actions"][0] = [1, "whist"]
+    f = tmp_path / "illegal.json"
+    f.write_text(json.dumps(rec))
+    p = frapnet(str(f))
+    assert p.returncode == 2
+    assert p.stdout.startswith("illegal record in deal 0, action 0: rule F10:")
+
+
+def test_replay_command_missing_file(tmp_path):
+    p = frapnet(str(tmp_path / "nope.json"), "--json")
+    assert p.returncode == 2 and json.loads(p.stdout)["error"]["rule"] == "record"
