@@ -35,9 +35,15 @@ rule ID (``RuleError("F20", "must follow suit ♥")``). It may have mutated ``st
 raising: the engine always works on a clone and discards it.
 
 Version policy: :data:`API_VERSION` is ``"MAJOR.MINOR"``. A plugin declares the major version
-it was written for as a module attribute ``FRAPNET_API = 1``; the loader refuses a plugin for
-another major. Minor versions only add hooks or arguments (an implementation may take fewer
-arguments than the spec), so older plugins keep working.
+it was written for as a module attribute ``FRAPNET_API = 1`` (``"1"`` and ``"1.0"`` read the
+same; a plugin that declares nothing is taken to be written for the current major); the loader
+refuses a plugin for another major, with a message saying so. Minor versions only add hooks or
+arguments (an implementation may take fewer arguments than the spec), so older plugins keep
+working; anything else (a hook removed or renamed, a changed argument or return shape) is a new
+major.
+
+docs/plugins.md shows every hook with an example, how to write, test, package and install a
+plugin, and the worked example plugins/example_pam.py (a house rule overriding one hook).
 """
 from __future__ import annotations
 
