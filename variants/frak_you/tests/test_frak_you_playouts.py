@@ -151,20 +151,19 @@ def test_random_deals_helper_thousands_of_actions():
     assert total > 3000
 
 
-def _search(options, predicate, deals=400):
-    """Random deals until ``predicate(before, seat, trick_event)`` holds 5 times; returns the hits."""
+def _search(options, predicate, hits_wanted=3):
+    """Random five-player deals until ``predicate(before, seat, winner)`` holds on the last card
+    of a trick ``hits_wanted`` times; returns ``(before, after, trick_event)`` for each hit."""
     rng = random.Random(11)
     hits = []
-    st = engine.new_match("frak_you", 4, dict(options, loss_limit=10 ** 6))
-    for before, seat, action, after in random_deals(st, rng, deals):
-        if seat is None or len(before.deal.trick) != sum(before.deal.active) - 1:
-            continue  # not the last card of a trick
-        after2, events = engine.apply(before, seat, action)
-        assert after2 == after
-        e = next(e for e in events if e["type"] == "trick")
-        if predicate(before, seat, e):
-            hits.append((before, after, e))
-            if len(hits) >= 5:
+    st = engine.new_match("frak_you", 5, dict(options, loss_limit=10 ** 6))
+    for before, seat, action, after in random_deals(st, rng, 300):
+        if seat is None or after.phase != engine.DEAL or len(before.deal.trick) != sum(before.deal.active) - 1:
+            continue  # not the last card of a trick, or the deal ended on it
+        if predicate(before, seat, after.deal.last_winner):
+            _, events = engine.apply(before, seat, action)
+            hits.append((before, after, next(e for e in events if e["type"] == "trick")))
+            if len(hits) >= hits_wanted:
                 break
     return hits
 
@@ -174,12 +173,12 @@ def test_K10_then_K9_decision_next_win_after_taking_a_trick_into_hand(pile, expe
     """K10 decision: a player who took a trick into hand (K10) and wins the very next trick too
     lays it on the pile under SK's rule (nothing to swap), but under P's reading (any_win) swaps
     with the trick still in front of them, since they have one."""
-    def pred(before, seat, e):
-        bd, w = before.deal, e["winner"]
+    def pred(before, seat, w):
+        bd = before.deal
         return (w == bd.last_winner and not bd.last_laid and bd.piles[w]
                 and len(bd.hands[w]) - (w == seat) > 0)
     hits = _search({"pile": pile}, pred)
-    assert hits, "no K10-then-win with a pile found"
+    assert len(hits) == 3, "K10-then-win with a pile not found"
     for before, after, e in hits:
         w = e["winner"]
         assert e["to"] == expected
