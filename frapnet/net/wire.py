@@ -97,6 +97,30 @@ def decode(body: bytes) -> dict:
     return msg
 
 
+KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 15, 5, 3
+"""TCP keepalive: a peer that vanished without closing (a network cut) is noticed after about
+15 + 3 × 5 = 30 seconds of silence, so its seat shows "reconnecting" and its grace period starts."""
+
+
+def _tune_tcp(transport) -> None:
+    """No Nagle delay (small messages, latency matters) and short keepalives, where supported."""
+    import socket
+    try:
+        transport.setTcpNoDelay(True)
+        transport.setTcpKeepAlive(True)
+        sock = transport.getHandle()
+    except Exception:  # noqa: BLE001 - not a TCP transport (tests, UNIX sockets)
+        return
+    for name, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE), ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL),
+                        ("TCP_KEEPCNT", KEEPALIVE_COUNT)):
+        opt = getattr(socket, name, None)
+        if opt is not None:
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, opt, value)
+            except (OSError, AttributeError):
+                pass
+
+
 @implementer(IPushProducer)
 class _Backpressure:
     """Registered on the transport: tells the protocol when the kernel buffer is full."""
@@ -136,10 +160,7 @@ class FramedProtocol(Int32StringReceiver):
         self._queue: list[tuple[str, bytes]] = []
         self._queued = 0
         self._closing = False
-        try:  # small messages, latency matters: no Nagle delay
-            self.transport.setTcpNoDelay(True)
-        except Exception:  # noqa: BLE001 - not a TCP transport (tests, UNIX sockets)
-            pass
+        _tune_tcp(self.transport)
         try:
             self.transport.registerProducer(_Backpressure(self), True)
         except Exception:  # noqa: BLE001 - some test transports refuse producers
