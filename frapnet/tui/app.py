@@ -297,11 +297,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         ui.refresh()
 
     client.on_status = status
-    client.on_closing = closing  # if the TableClient reports the host's closing message
-    from twisted.internet.task import LoopingCall
-    watch = LoopingCall(closing)  # else notice it here (it comes after the last view)
-    watch.clock = reactor
-    watch.start(0.5, now=False)
+    client.on_closing = closing  # the host's closing message: match over, final balances
 
     def observe(event):
         level = event.get("log_level")
@@ -334,8 +330,6 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     try:
         code = await app_d
     finally:
-        if watch.running:
-            watch.stop()
         globalLogPublisher.removeObserver(observe)
         try:
             reactor.removeSystemEventTrigger(trigger)
