@@ -177,6 +177,14 @@ class Registry:
             if not isinstance(r, HouseRuleSpec):
                 info.error = f"frapnet_register_house_rules registered {r!r}, not a HouseRuleSpec; not loaded"
                 return info
+        own = {g.name for g in games}
+        for r in rules:
+            if own and not set(r.games) <= own:
+                # at another game's table all this plugin's hooks would run, the game's own included
+                info.error = (f"house rule {r.name!r} is for {', '.join(r.games)}, but this plugin also provides "
+                              f"the game(s) {', '.join(sorted(own))}: a plugin that provides a game may only offer "
+                              f"house rules for it (ship the house rule as a plugin of its own); not loaded")
+                return info
         seen: set[str] = set()
         for g in games:
             if g.name in self.games:

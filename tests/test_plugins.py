@@ -70,7 +70,7 @@ def frapnet_register_games(register):
 
 @hookimpl
 def frapnet_register_house_rules(register):
-    register(HouseRuleSpec(name="good_rule", games=("frap",)))
+    register(HouseRuleSpec(name="good_rule", games=("half_game",)))
 ''',
     "good_rule.py": GOOD_RULE,
 }
@@ -130,6 +130,19 @@ def test_host_refuses_a_game_whose_plugin_failed(broken_dir):
                 "--bind", "127.0.0.1", "--port", "0", "--no-announce")
     assert p.returncode == 2
     assert "unknown game 'half_game'" in p.stderr
+
+
+def test_game_plugin_may_not_offer_house_rules_for_other_games(tmp_path):
+    """Its game hooks would run at the other game's table: refused, with the reason."""
+    (tmp_path / "mixed.py").write_text(textwrap.dedent(BROKEN["half_game.py"]).replace('"good_rule"', '"mixed_rule"')
+                                       .replace('("half_game",))', '("frap",))'))
+    (tmp_path / "own.py").write_text(textwrap.dedent(BROKEN["half_game.py"]).replace('"good_rule"', '"own_rule"')
+                                     .replace('"half_game"', '"own_game"'))
+    reg = load_registry([tmp_path], entry_points=False)
+    assert "half_game" not in reg.games and "mixed_rule" not in reg.house_rules
+    err = [p for p in reg.errors if p.name == "mixed"][0].error
+    assert err.startswith("house rule 'mixed_rule' is for frap, but this plugin also provides the game(s) half_game")
+    assert reg.house_rules["own_rule"][0].games == ("own_game",) and "own_game" in reg.games
 
 
 def test_plugin_name_clash_and_unmarked_hook_warning(tmp_path):
