@@ -87,6 +87,17 @@ def format_text(rep: dict) -> str:
     return "\n".join(lines)
 
 
+def emit(text: str) -> None:
+    """Print ``text``; a reader that went away (``frapnet games | head``) is not an error."""
+    import os
+    import sys
+
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
+
+
 def run(args) -> int:
     import json
 
@@ -94,7 +105,7 @@ def run(args) -> int:
 
     rep = report(default_registry(args.plugins_dir))
     if args.json:
-        print(json.dumps(rep, ensure_ascii=False, indent=1))
+        emit(json.dumps(rep, ensure_ascii=False, indent=1))
     else:
-        print(format_text(rep))
+        emit(format_text(rep))
     return 0

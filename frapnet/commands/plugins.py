@@ -55,6 +55,17 @@ def format_text(rep: dict) -> str:
     return "\n".join(lines)
 
 
+def emit(text: str) -> None:
+    """Print ``text``; a reader that went away (``frapnet plugins | head``) is not an error."""
+    import os
+    import sys
+
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # as the Python docs advise
+
+
 def run(args) -> int:
     import json
 
@@ -63,7 +74,7 @@ def run(args) -> int:
     registry = default_registry(args.plugins_dir)
     rep = report(registry)
     if args.json:
-        print(json.dumps(rep, ensure_ascii=False, indent=1))
+        emit(json.dumps(rep, ensure_ascii=False, indent=1))
     else:
-        print(format_text(rep))
+        emit(format_text(rep))
     return 1 if rep["errors"] else 0
