@@ -229,6 +229,8 @@ class TableClient:
                 d, self._connect_d = self._connect_d, None
                 if d is not None:
                     d.errback(JoinError(err["code"], err["message"]))
+                if proto.transport is not None:
+                    proto.transport.loseConnection()
             if self.on_error is not None:
                 self.on_error(err)
         elif kind == "closing":

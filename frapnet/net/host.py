@@ -170,7 +170,13 @@ class Table:
 
     def view_for(self, seat: int | None, lang: str) -> dict:
         """``engine.view`` for ``seat`` (None: public) plus ``names``, ``connection``, ``table``."""
-        v = engine.view(self.state, seat, lang)
+        try:
+            v = engine.view(self.state, seat, lang)
+        except Exception:  # noqa: BLE001 - a game plugin's bug: fall back to the generic keys
+            log.failure("table {table}: the game's view for seat {seat} failed", table=self.name, seat=seat)
+            v = {"game": self.state.game, "players": self.state.players, "seat": seat,
+                 "version": self.state.version, "deal_no": self.state.deal_no, "balances": list(self.state.balances),
+                 "pot": self.state.pot, "to_act": list(self.state.to_act), "actions": []}
         v["names"] = self.names
         v["connection"] = self.connection()
         v["table"] = self.name
@@ -200,7 +206,11 @@ class Table:
             texts: dict[str, str] = {}
             for p in peers:
                 if p.lang not in texts:
-                    texts[p.lang] = engine.describe_event(self.state, ev, names, p.lang)
+                    try:
+                        texts[p.lang] = engine.describe_event(self.state, ev, names, p.lang)
+                    except Exception:  # noqa: BLE001 - a plugin's bug must not stop the table
+                        log.failure("describing event {type} failed", type=ev.get("type"))
+                        texts[p.lang] = str(ev.get("type", "")).replace("_", " ")
                 p.send({"type": "event", "event": dict(ev, text=texts[p.lang])})
 
     def _changed(self, events: list[dict] = ()) -> None:
