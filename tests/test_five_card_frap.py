@@ -116,6 +116,10 @@ def test_F26_round1_frap_made_takes_whole_pot(reg):
     assert rep["remises"] == [0, 0, 0]
     assert rep["won"] == 300 and rep["frap_round"] == 1
     assert st.balances == [-100, 200, -100] and st.pot == 0 and rep["pot_after"] == 0
+    names = ["Ann", "Bob", "Cid"]
+    end = {"type": "deal_end", "report": rep}
+    assert engine.describe_event(st, end, names) == "Bob made the frap (round 1) and takes 300; no remise; fresh antes next deal"
+    assert engine.describe_event(st, end, names, "ru") == "Bob выполняет фрап (круг 1) и забирает 300; ремизов нет; новые взносы"
     # F26: the pot is empty, so the next deal starts with fresh antes (dealer passes to seat 1, F7)
     st, ev = engine.start_deal(st, make_pack(32))
     assert ev[0]["ante"] == 100 and st.pot == 300
@@ -202,6 +206,8 @@ def test_F26_frapper_short_of_three_pays_2P_whister_without_trick_pays_P(reg):
     # the pot P stays (no trick money) and the remises are added: 300 + 900
     assert st.pot == 1200 == rep["pot_after"]
     assert st.balances == [-400, -700, -100]
+    assert engine.describe_event(st, {"type": "deal_end", "report": rep}, ["Ann", "Bob", "Cid"]) == \
+        "Bob fell short of three tricks; remises Ann 300, Bob 600; pot 1200 carried to the next deal"
     st, ev = engine.start_deal(st, make_pack(32))
     assert ev[0]["ante"] == 0 and st.pot == 1200
 
