@@ -319,3 +319,29 @@ def test_connection_lost_is_shown_and_the_seat_resumes_with_its_token(tmp_path):
             proxy.close()
         host.kill()
         host.wait(10)
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the process")
+def test_sigterm_exits_the_application_and_restores_the_terminal(tmp_path):
+    """The reactor's "before shutdown" trigger ends the full-screen application first, so a
+    SIGTERM leaves the terminal out of the alternate screen."""
+    t = Tmux(f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 {sys.executable} -m frapnet play --seed 5 --name Olga "
+             f"--lang en --bot-delay 0; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
+    try:
+        t.wait(lambda s: "Olga (you)" in s and "╭───╮" in s, 20, "the table")
+        assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "1"
+        shell = int(t.run("display-message", "-p", "-t", "t", "#{pane_pid}"))
+        child = next(int(d) for d in os.listdir("/proc") if d.isdigit() and _ppid(int(d)) == shell)
+        os.kill(child, 15)
+        t.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "frapnet to exit")
+        assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
+    finally:
+        t.kill()
