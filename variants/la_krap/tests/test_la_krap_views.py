@@ -114,9 +114,9 @@ def test_L11_event_text_names_neutralised_cards_and_leader_win():
           "number": 3}
     st, _ = _sample_state()
     assert engine.describe_event(st, ev, NAMES, "en") == \
-        "Olga takes trick 3 (every card neutralised); neutralised: A♥ A♥ 5♣"
+        "Olga takes trick 3 as the leader: no live card could win it; neutralised: A♥ A♥ 5♣"
     assert engine.describe_event(st, ev, NAMES, "ru") == \
-        "Olga берёт взятку 3 (все карты нейтрализованы); нейтрализованы: A♥ A♥ 5♣"
+        "Olga берёт взятку 3 как первый ходивший: живых карт, способных взять, нет; нейтрализованы: A♥ A♥ 5♣"
 
 
 def test_L12_deal_end_text_and_match_winner():
