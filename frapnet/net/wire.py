@@ -64,9 +64,17 @@ def _ext_hook(code: int, data: bytes) -> Any:
     raise ValueError(f"unknown msgpack extension type {code}")
 
 
+_packer = msgpack.Packer(default=_default, use_bin_type=True)  # reused: cheaper than packb per call
+
+
 def encode(msg: dict) -> bytes:
-    """The msgpack body of ``msg`` (no length prefix). Tuples become arrays; big ints ext 1."""
-    return msgpack.packb(msg, default=_default, use_bin_type=True)
+    """The msgpack body of ``msg`` (no length prefix). Tuples become arrays; big ints ext 1.
+    Raises TypeError for a value that has no msgpack form (a bug in the caller)."""
+    try:
+        return _packer.pack(msg)
+    except BaseException:
+        _packer.reset()  # a failed pack may leave partial bytes in the packer's buffer
+        raise
 
 
 def frame(msg: dict) -> bytes:
