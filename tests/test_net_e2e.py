@@ -116,3 +116,28 @@ def test_port_in_use_exit_1():
     finally:
         host.terminate()
         finish(host)
+
+
+def test_host_play_opens_the_client_for_the_first_seat(tmp_path):
+    """`frapnet host --play` (issue #4 item 4): the host's own terminal plays seat 0 in-process."""
+    import shutil
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    session = f"frapnet-hostplay-{os.getpid()}"
+    cmd = " ".join([sys.executable, "-m", "frapnet", "host", "--play", "--player", "Olga", "--bots", "3",
+                    "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--seed", "3", "--lang", "en"])
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
+                    f"cd {ROOT} && PROMPT_TOOLKIT_NO_CPR=1 {cmd}; sleep 30"], check=True)
+    try:
+        screen = ""
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-J", "-t", session], capture_output=True,
+                                    text=True).stdout
+            if "Your turn" in screen:
+                break
+            time.sleep(0.2)
+        assert "Your turn" in screen and "Olga (you)" in screen and "Bot 4" in screen, screen
+        assert "Look at your cards" in screen
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -35,6 +35,10 @@ def add_arguments(p):
     p.add_argument("--no-announce", dest="announce", action="store_false", help="do not announce the table")
     p.add_argument("--interface", action="append", default=None, metavar="ADDR",
                    help="announce only on this interface address (repeatable; default all)")
+    p.add_argument("--play", action="store_true",
+                   help="also play at the table yourself, in this terminal (the first free seat)")
+    p.add_argument("--player", default=None, metavar="NAME", help="with --play: your name (default: login name)")
+    p.add_argument("--lang", default=None, choices=("en", "ru"), help="with --play: language (default: the locale)")
 
 
 def parse_options(items: list[str]) -> dict:
@@ -85,6 +89,10 @@ def run(args) -> int:
         print(f"frapnet host: {exc}", file=sys.stderr)
         return 2
 
+    name = args.name or f"{args.game} at {socket.gethostname()}"
+    if args.play:
+        return _play(args, name, options, registry)
+
     from twisted.internet import asyncioreactor
     import asyncio
     try:
@@ -103,7 +111,6 @@ def run(args) -> int:
                                      redirectStandardIO=False)
     from frapnet.net.host import start_host
 
-    name = args.name or f"{args.game} at {socket.gethostname()}"
     status = {"code": 0}
 
     async def main(reactor):
@@ -138,3 +145,36 @@ def run(args) -> int:
 def defer_main(reactor, main):
     from twisted.internet import defer
     return defer.ensureDeferred(main(reactor))
+
+
+def _play(args, name: str, options: dict, registry) -> int:
+    """`frapnet host --play`: host the table (LAN-visible as usual) and open the terminal client
+    for the first free seat in this process, on the asyncio reactor (stack-notes.md). Logs are
+    not printed (the screen is the client's); quitting the client stops the host."""
+    import sys
+
+    from frapnet.commands.play import default_name
+    from frapnet.tui.app import install_reactor, react, run_local
+    from frapnet.tui.i18n import default_lang
+
+    install_reactor()
+    from twisted.internet.error import CannotListenError
+
+    from frapnet.net.host import _loopback_for, start_host
+
+    def main(reactor):
+        try:
+            handle = start_host(reactor, game=args.game, players=args.players, options=options,
+                                house_rules=args.house_rule, bots=args.bots, level=args.level, bind=args.bind,
+                                port=args.port, seed=args.seed, name=name, password=args.password,
+                                grace=args.grace, pause=args.pause, deals=args.deals, record=args.record,
+                                registry=registry, announce=args.announce, interfaces=args.interface,
+                                bot_delay=args.bot_delay)
+        except CannotListenError as exc:
+            print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
+            return 1
+        print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
+        return run_local(reactor, handle, name=args.player or default_name(), lang=args.lang or default_lang(),
+                         host=_loopback_for(args.bind), password=args.password)
+
+    return react(main)
