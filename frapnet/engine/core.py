@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from frapnet.cards import CardError, card_key, parse_card, SUITS
+from frapnet.cards import ALL_CARDS, CardError, card_key, parse_card, SUITS
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
 from frapnet.errors import RuleError
 
 Action = tuple
+_CANONICAL = frozenset(ALL_CARDS)
 
 
 def _registry(registry):
@@ -130,11 +131,11 @@ def start_deal(state: State, deck: Iterable[Any], dealer: int | None = None) -> 
     if expected is not None and dealer != expected:
         raise RuleError(spec.dealer_rule, f"seat {dealer} may not deal: the deal passes clockwise to seat {expected}")
     try:
-        cards = [parse_card(c) for c in deck]
+        cards = [c if isinstance(c, str) and c in _CANONICAL else parse_card(c) for c in deck]
     except CardError as exc:
         raise RuleError("record", f"deck: {exc}") from None
     want = state.rules.pack(state)
-    if len(cards) != len(want) or Counter(cards) != Counter(want):
+    if len(cards) != len(want) or not _same_cards(cards, want):
         missing = Counter(want) - Counter(cards)
         extra = Counter(cards) - Counter(want)
         raise RuleError("record", f"the deck is not a permutation of the {len(want)}-card pack "
@@ -150,6 +151,14 @@ def start_deal(state: State, deck: Iterable[Any], dealer: int | None = None) -> 
     if new.deal_over:  # a deal can end at once (e.g. nothing to play)
         events.extend(_finish_deal(new))
     return new, events
+
+
+def _same_cards(cards: list, want: list) -> bool:
+    """True if ``cards`` is a permutation of ``want`` (equal lengths given)."""
+    s = set(want)
+    if len(s) == len(want):  # a single pack: sets decide (the common, fast case)
+        return set(cards) == s
+    return Counter(cards) == Counter(want)
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
@@ -182,7 +191,7 @@ def normalize_action(spec: GameSpec, players: int, seat: Any, action: Any) -> Ac
     arg = action[1]
     try:
         if kind == ARG_CARD:
-            return (verb, parse_card(arg))
+            return (verb, arg if isinstance(arg, str) and arg in _CANONICAL else parse_card(arg))
         if kind == ARG_CARDS:
             if not isinstance(arg, (list, tuple)):
                 raise RuleError("record", f"{verb!r} takes a list of cards, not {arg!r}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from frapnet.cards import card_key, format_card, pack as make_pack, rank_of, SUIT_SYMBOLS
+from frapnet.cards import ALL_CARDS, card_key, format_card, pack as make_pack, rank_of, SUIT_SYMBOLS
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
@@ -229,11 +229,14 @@ def _collect(state, amount):
 
 # --- legal actions ----------------------------------------------------------------------------
 
+_PLAY = {c: ("play", c) for c in ALL_CARDS}  # shared action tuples (legal_actions is the hot path)
+
+
 def _buy_actions(hand, talon):
     hand = sorted(hand, key=card_key)
     out = []
     for k in range(min(len(hand), talon) + 1):
-        out.extend(("buy", c) for c in combinations(hand, k))
+        out += [("buy", c) for c in combinations(hand, k)]
     return out
 
 
@@ -277,8 +280,8 @@ def frapnet_legal_actions(state, seat):
     elif ph == BUY:
         hand = d.hands[seat]
         if seat == d.frapper and d.blind and not d.took_trump and d.turn_up is not None:
-            out.extend(("take_trump", c) for c in sorted(hand + [d.turn_up], key=card_key))
-        out.extend(_buy_actions(hand, d.talon))
+            out += [("take_trump", c) for c in sorted(hand + [d.turn_up], key=card_key)]
+        out += _buy_actions(hand, d.talon)
     elif ph == CUT:
         if d.talon >= 5:
             out.append(("cut_in",))
@@ -286,9 +289,9 @@ def frapnet_legal_actions(state, seat):
             out.append(("cut_in_trump",))
         out.append(("decline",))
     elif ph == CUT_DISCARD:
-        out.extend(("discard", c) for c in sorted(d.hands[seat], key=card_key))
+        out += [("discard", c) for c in sorted(d.hands[seat], key=card_key)]
     elif ph == PLAY:
-        out.extend(("play", c) for c in sorted(play_options(state, d, seat), key=card_key))
+        out += [_PLAY[c] for c in sorted(play_options(state, d, seat), key=card_key)]
     return out
 
 
