@@ -603,17 +603,21 @@ def test_L12_default_target_and_unknown_option():
     assert exc.value.rule == "record"
 
 
-def test_L12_points_accumulate_over_deals():
+def test_L4_L12_points_accumulate_over_deals():
+    """The seed-example deal, then the same cards dealt by seat 0 (the deal passed clockwise, L4):
+    the team cards move one seat round, so seats 0+1 play 2+3; every seat keeps its cards and
+    plays its lowest legal card. Tricks 3, 2, 1, 1: side 0+1 takes 5 → 25, side 2+3 takes 2 → 4."""
     case = json.loads(next(p for p in case_files("la_krap") if "five-of-clubs" in p.name).read_text())
     st, _ = record.replay(case["record"])
     assert st.balances == [25, 4, 4, 25]
-    rec = engine.record(st)
-    # the same cards again, dealt by seat 0: replay a second deal with every seat keeping its cards
     st2, _ = engine.start_deal(st, case["record"]["deals"][0]["deck"])
+    assert st2.dealer == 0
     st2 = keep_all(st2)
     while st2.phase == "deal":
         seat = st2.to_act[0]
         st2, _ = engine.apply(st2, seat, [a for a in engine.legal_actions(st2, seat) if a[0] == "play"][0])
-    second = st2.reports[-1]["deal_points"]
-    assert st2.balances == [25 + second[0], 4 + second[1], 4 + second[2], 25 + second[3]]
-    assert rec["deals"][0]["dealer"] == 3
+    rep = st2.reports[-1]
+    assert rep["teams"] == [[0, 1], [2, 3]] and rep["tricks"] == [3, 2, 1, 1]
+    assert rep["deal_points"] == [25, 25, 4, 4]
+    assert st2.balances == [50, 29, 8, 29] == rep["points_after"]
+    assert record.result(st2)["points"] == [50, 29, 8, 29]
