@@ -161,3 +161,16 @@ def test_check_options_order_and_messages():
     with pytest.raises(RuleError) as exc:
         engine.check_options(spec, 4, ["ante", 100])
     assert exc.value.rule == "record"
+
+
+def test_options_checked_unknown_key_first_then_in_game_order():
+    spec = engine.new_match("frap", 4).spec
+    with pytest.raises(RuleError) as exc:  # revoke listed first in the record, deck checked first
+        engine.check_options(spec, 4, {"revoke": "x", "ante": 3, "deck": 40})
+    assert exc.value.rule == "F2"
+    with pytest.raises(RuleError) as exc:
+        engine.check_options(spec, 4, {"revoke": "x", "ante": 3})
+    assert exc.value.rule == "F5"
+    with pytest.raises(RuleError) as exc:
+        engine.check_options(spec, 4, {"ante": 3, "colour": "red"})
+    assert exc.value.rule == "record"

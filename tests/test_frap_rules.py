@@ -754,3 +754,18 @@ def test_F25_blind_frapper_taking_the_ace_turn_up_still_3P():
                       (1, "play", "KS"), (2, "play", "10S"), (3, "play", "8S"), (0, "play", "QD"),
                       (1, "play", "QS"), (2, "play", "AH"), (3, "play", "KH"), (0, "play", "KD")])
     assert st.reports[-1]["remises"] == [1200, 0, 400, 400]
+
+
+def test_F16_looking_first_does_not_use_up_the_take_trump():
+    # Decision (docs/rules/frap.md): a look is not a turn action.
+    st, _ = table(hands=HANDS_A, turn_up="7C")
+    st, _ = play(st, [(1, "blind_frap"), (2, "whist"), (3, "pass"), (0, "pass"), (1, "look"),
+                      (1, "take_trump", "7H")])
+    assert sorted(st.deal.hands[1]) == sorted(["AS", "KS", "QS", "7C"])
+
+
+def test_F9_declining_a_cut_in_counts_as_looking():
+    st = cut_in_table()
+    assert st.deal.looked[3] is False
+    st, ev = engine.apply(st, 3, ("decline",))
+    assert st.deal.looked[3] is True and ev[0] == {"type": "look", "seat": 3}

@@ -29,8 +29,9 @@ def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
     """Parse a table's options against ``spec``; return every option with defaults filled in.
 
     Raises RuleError: the player-count rule (F1) first (``"record"`` only if ``players`` is
-    missing), then, option by option in the given order, ``"record"`` for an unknown key or a
-    non-boolean flag, or the option's own rule (F2, F5, F22…).
+    missing); then ``"record"`` for an unknown key; then option by option in the game's order
+    (``spec.options``), ``"record"`` for a non-boolean flag or the option's own rule (F2, F5,
+    F22…).
     """
     if players is None:
         raise RuleError("record", "the record does not say how many players")
@@ -45,12 +46,13 @@ def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
     if not isinstance(options, dict):
         raise RuleError("record", f"options must be an object, not {type(options).__name__}")
     out = spec.defaults()
-    for key, value in options.items():
-        o = spec.option(key)
-        if o is None:
+    for key in options:
+        if spec.option(key) is None:
             known = ", ".join(x.name for x in spec.options) or "none"
             raise RuleError("record", f"unknown option {key!r} for {spec.name} (options: {known})")
-        out[key] = o.parse(value)
+    for o in spec.options:  # in the game's order (Frap: deck F2, ante F5, …, revoke F22)
+        if o.name in options:
+            out[o.name] = o.parse(options[o.name])
     return out
 
 
