@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from frapnet.cards import card_key, format_card, pack as make_pack, SUIT_SYMBOLS
+from frapnet.cards import card_key, format_card, pack as make_pack, rank_value, SUIT_SYMBOLS
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
@@ -55,7 +55,6 @@ SPEC = GameSpec(
             "The last two players left lose a point.",
 )
 
-_VAL = {r: i for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
 _DIRECTION_OFFSET = {"left": 1, "right": -1, "across": 2}
 
 
@@ -422,7 +421,7 @@ def frapnet_trick_winner(state, trick):
         if i == muted:
             continue
         seat, card = trick[i]
-        if card[-1] == led and _VAL[card[:-1]] > _VAL[best[:-1]]:
+        if card[-1] == led and rank_value(card) > rank_value(best):
             best_seat, best = seat, card
     return best_seat
 
