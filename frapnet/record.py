@@ -145,7 +145,7 @@ def summary(res: dict) -> str:
             "" if e.get("action") is None else f", action {e['action']}")
         return f"illegal record{where}: rule {e['rule']}: {e['message']}"
     lines = [f"{res['game']}: {len(res['deals'])} deal(s)"]
-    skip = {"dealer", "outcome", "balances"}
+    skip = {"dealer", "outcome"}
     for i, d in enumerate(res["deals"]):
         parts = [f"deal {i + 1}: dealer seat {d.get('dealer')}, {d.get('outcome')}"]
         for k, v in d.items():
@@ -153,7 +153,7 @@ def summary(res: dict) -> str:
                 continue
             if isinstance(v, list):
                 v = " ".join(json.dumps(x) for x in v)
-            parts.append(f"{k.replace('_', ' ')} {v}")
+            parts.append(f"{'balances after' if k == 'balances' else k.replace('_', ' ')} {v}")
         lines.append("; ".join(parts))
     for k, v in res.items():
         if k in ("ok", "game", "deals"):

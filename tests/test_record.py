@@ -198,6 +198,7 @@ def test_replay_command_human_summary(tmp_path):
     out = p.stdout
     assert "deal 1: dealer seat 0, played" in out
     assert "tricks 0 1 2 1" in out and "remises 400 800 0 0" in out and "pot after 1200" in out
+    assert "balances after -500 -800 100 0" in out
     assert "balances: seat 0: -500, seat 1: -800, seat 2: 100, seat 3: 0" in out
     assert "pot: 1200" in out
 
