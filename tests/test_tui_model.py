@@ -173,13 +173,13 @@ def test_F15_buying_toggles_cards_and_confirms_only_a_legal_set():
     # nothing chosen: Enter stands pat
     assert "[Enter] Stand pat" in text_of(render.actions(s, 100))
     assert press_all(s, ["1", "3"]) == []
-    assert s.selected == {"AS", "7H"}
+    assert set(s.selected_cards()) == {"AS", "7H"}
     assert "[Enter] Buy: discard A♠ 7♥" in text_of(render.actions(s, 100))
     assert "chosen: 2" in text_of(render.hand(s, 100))
-    assert s.press("1") == [] and s.selected == {"7H"}           # toggled off again
+    assert s.press("1") == [] and s.selected_cards() == ["7H"]           # toggled off again
     assert s.press("right") == [] and s.cursor in range(4)
     s.cursor = 3
-    assert s.press("space") == [] and s.selected == {"7H", "8C"}
+    assert s.press("space") == [] and s.selected_cards() == ["7H", "8C"]
     assert s.press("enter") == [("act", ["buy", ["7H", "8C"]])]
     st = act(st, 0, "buy", ("7H", "8C"))
     assert st.deal.hands[0][-2:] == list(st.deal.deck[17:19])
@@ -426,3 +426,18 @@ def test_several_actions_of_one_verb_get_digits_when_no_card_is_chosen():
     assert s.press("2") == [("act", ["bid", 2])]
     assert s.press("p") == [("act", ["pass"])]
     assert "[3] Bid 3" in text_of(render.actions(s, 80))
+
+
+def test_a_double_pack_can_choose_one_of_two_equal_cards():
+    """La Krap's double pack (L2) deals the same card twice: toggling works by position, and a
+    choice naming the card twice is matched as a multiset."""
+    s = Screen()
+    s.set_view({"players": 3, "seat": 0, "to_act": [0], "names": ["A", "B", "C"], "hand": ["9C", "9C", "AS"],
+                "actions": [{"action": ["exchange", cards], "label": "Exchange " + " ".join(cards)}
+                            for cards in ([], ["9C"], ["9C", "9C"], ["AS"])]})
+    assert s.counts() == (0, 2) and s.row() == ["AS", "9C", "9C"]
+    assert s.press("3") == [] and s.selected_cards() == ["9C"]
+    assert s.press("enter") == [("act", ["exchange", ["9C"]])]
+    assert press_all(s, ["2", "3"]) == [] and s.selected_cards() == ["9C", "9C"]
+    assert s.press("1") == [] and "cannot be chosen" in s.message  # 9♣ 9♣ A♠ is no legal choice
+    assert s.press("enter") == [("act", ["exchange", ["9C", "9C"]])]

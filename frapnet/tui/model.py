@@ -15,7 +15,7 @@ could never lead to one is refused (F9: cards are named only once the seat has l
 """
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Any, Callable
 
 from frapnet.tui.text import fmt_amount, safe_name, safe_text
@@ -118,9 +118,15 @@ class Group:
         """Card kind: the cards that may be chosen, in the order listed."""
         return [a[1] for a, _ in self.actions]
 
-    def sets(self) -> dict[frozenset, tuple[list, str]]:
-        """Cards kind: each legal card set → its (action, label)."""
-        return {frozenset(a[1]): (a, lab) for a, lab in self.actions}
+    def sets(self) -> list[tuple[Counter, list, str]]:
+        """Cards kind: each legal choice as ``(multiset of cards, action, label)`` (a double pack,
+        La Krap L2, can hold the same card twice)."""
+        return [(Counter(a[1]), a, lab) for a, lab in self.actions]
+
+
+def _within(small: Counter, big: Counter) -> bool:
+    """Every card of ``small`` is in ``big`` at least as often."""
+    return all(big[k] >= v for k, v in small.items())
 
 
 def _label(item) -> str:
@@ -283,8 +289,7 @@ class Screen:
             if self.mode not in hg:
                 self.mode = hg[0] if hg else None
             g = self.active_group
-            if g is None or g.kind != "cards" or not any(self.selected <= s for s in g.sets()):
-                self.selected = set()
+            self.selected = set()  # positions on the hand row: a new hand or new choices start afresh
             self._snap_cursor()
             self.message = ""
 
@@ -432,29 +437,40 @@ class Screen:
             return hand + [c for i, c in enumerate(extra) if c not in extra[:i]]
         return hand
 
-    def choosable(self, card) -> bool:
-        """May ``card`` be chosen (card group) or toggled (cards group) now?"""
+    def choosable(self, i: int) -> bool:
+        """May the card at row position ``i`` be chosen (card group) or toggled (cards group) now?
+        A toggle is allowed only if the choice it makes is part of some legal action."""
+        row = self.row()
         g = self.active_group
-        if g is None:
+        if g is None or not 0 <= i < len(row):
             return False
         if g.kind == "card":
-            return card in g.candidates()
-        new = self.selected ^ {card}
-        return any(new <= s for s in g.sets())
+            return row[i] in g.candidates()
+        new = Counter(row[j] for j in self.selected ^ {i} if j < len(row))
+        return any(_within(new, s) for s, _a, _l in g.sets())
+
+    def selected_cards(self) -> list:
+        """The cards toggled so far, in row order."""
+        row = self.row()
+        return [row[i] for i in sorted(self.selected) if i < len(row)]
 
     def chosen_action(self):
         """Cards group: the (action, label) the current selection makes, or None."""
         g = self.active_group
         if g is None or g.kind != "cards":
             return None
-        return g.sets().get(frozenset(self.selected))
+        cnt = Counter(self.selected_cards())
+        for s, a, lab in g.sets():
+            if s == cnt:
+                return (a, lab)
+        return None
 
     def counts(self) -> tuple[int, int] | None:
         """Cards group: the fewest and most cards a legal choice holds."""
         g = self.active_group
         if g is None or g.kind != "cards":
             return None
-        sizes = [len(s) for s in g.sets()]
+        sizes = [sum(s.values()) for s, _a, _l in g.sets()]
         return (min(sizes), max(sizes)) if sizes else None
 
     def buttons(self) -> list[tuple[str, str, Any]]:
@@ -545,9 +561,9 @@ class Screen:
             self.cursor = 0
             return
         self.cursor = max(0, min(self.cursor, len(row) - 1))
-        if not self.choosable(row[self.cursor]) and (self.active_group is None or self.active_group.kind == "card"):
-            for i, c in enumerate(row):
-                if self.choosable(c):
+        if not self.choosable(self.cursor) and (self.active_group is None or self.active_group.kind == "card"):
+            for i in range(len(row)):
+                if self.choosable(i):
                     self.cursor = i
                     break
 
@@ -639,9 +655,9 @@ class Screen:
         if g is None or not 0 <= i < len(row):
             return []
         card = row[i]
-        if g.kind == "cards" or self.choosable(card):
+        if g.kind == "cards" or self.choosable(i):
             self.cursor = i  # the cursor follows a chosen card (not a refused one)
-        if not self.choosable(card):
+        if not self.choosable(i):
             self.message = self._("{card} cannot be chosen now.").format(card=card_face(card))
             return []
         if g.kind == "card":
@@ -649,7 +665,7 @@ class Screen:
                 if a[1] == card:
                     return [("act", a)]
             return []
-        self.selected ^= {card}
+        self.selected ^= {i}
         return []
 
 

@@ -184,8 +184,8 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
             for line in (top, mid, bot):
                 line.append(("", "  "))
             keys.append(("class:dim", "  "))
-        ok = active and s.choosable(c)
-        sel = c in s.selected
+        ok = active and s.choosable(i)
+        sel = i in s.selected
         cur = active and i == s.cursor
         base = "class:card" + (".sel" if sel else "") + (".dim" if active and not ok else "")
         fst = base + (" class:card.red" if card_red(c) else " class:card.black")
