@@ -139,6 +139,79 @@ def test_grace_over_host_plays_the_seat(runs):
     assert r["deals"] == DEALS and r["engine_ok"]
 
 
+# --- a host killed mid-match and restarted with --resume (design.md principle 5) --------------------
+
+def _host_cmd(port: int, rec: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "frapnet", "host", "--port", str(port), "--bind", "127.0.0.1", "--no-announce",
+            "--players", "4", "--bots", "2", "--deals", "4", "--seed", "5", "--pause", "0", "--record", str(rec),
+            "--name", "Resume", *extra]
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _match(tmp_path: Path, tag: str, kill_after_deals: int | None) -> tuple[dict, list[dict], Path, str]:
+    import os
+    import signal
+    import time
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    port = _free_port()
+    rec = tmp_path / f"{tag}.json"
+    delay = ["--bot-delay", "0.01"] if kill_after_deals else []
+    host = subprocess.Popen(_host_cmd(port, rec, *delay), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, env=env)
+    assert host.stdout.readline().startswith("frapnet: hosting table Resume")
+    bots = [subprocess.Popen([sys.executable, "-m", "frapnet", "bot", f"127.0.0.1:{port}", "--name", f"P{i}",
+                              "--seed", "7", "--delay", "0.01" if kill_after_deals else "0"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+            for i in range(2)]
+    log = ""
+    if kill_after_deals:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                deals = json.loads(rec.read_text())["deals"]
+            except (OSError, ValueError):
+                deals = []
+            if len(deals) >= kill_after_deals and len(deals[-1]["actions"]) >= 5:
+                break
+            time.sleep(0.01)
+        host.send_signal(signal.SIGKILL)  # no goodbye: as a crash or a power cut
+        host.communicate()
+        before = json.loads(rec.read_text())
+        log = f"killed after {len(before['deals'])} deals, {len(before['deals'][-1]['actions'])} actions in the last"
+        host = subprocess.Popen(_host_cmd(port, rec, "--resume", *delay), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    out, err = host.communicate(timeout=60)
+    assert host.returncode == 0, err[-3000:]
+    bot_results = []
+    for b in bots:
+        bout, berr = b.communicate(timeout=60)
+        assert b.returncode == 0, berr[-2000:]
+        bot_results.append(json.loads(bout.strip().splitlines()[-1]))
+    return json.loads(out.strip().splitlines()[-1]), bot_results, rec, log + err
+
+
+def test_host_killed_mid_deal_resumes_same_match(tmp_path):
+    """Principle 5: every accepted action is journaled before it is sent; a host killed mid-deal
+    and restarted with --resume replays its record, the players reconnect with their tokens to the
+    same seats, and the match ends exactly as the same seeded match without the crash."""
+    base, _, _, _ = _match(tmp_path, "base", None)
+    result, bot_results, rec, log = _match(tmp_path, "crash", 2)
+    assert "resuming the match" in log and "reconnected to seat" in log, log[-3000:]
+    assert result == base and result["deals"] == 4
+    assert all(r == result for r in bot_results)  # the players were there at the end
+    res = json.loads(subprocess.run([sys.executable, "-m", "frapnet", "replay", "--json", str(rec)],
+                                    capture_output=True, text=True, cwd=ROOT).stdout)
+    assert res["ok"] and res["balances"] == result["balances"] and len(res["deals"]) == 4
+    seats = json.loads(Path(f"{rec}.seats").read_text())["seats"]
+    assert {s["name"] for s in seats[:2]} == {"P0", "P1"} and all(len(s["token"]) >= 24 for s in seats)
+
+
 # --- TableClient units (MemoryReactorClock: no sockets) -------------------------------------------
 
 def _client(**kw):

@@ -24,6 +24,8 @@ def add_arguments(p):
     p.add_argument("--level", default="basic", choices=("random", "basic"), help="computer players' level")
     p.add_argument("--deals", type=int, default=None, metavar="N", help="stop after N deals, then exit 0")
     p.add_argument("--record", default=None, metavar="FILE", help="write the match's record here (after every deal)")
+    p.add_argument("--resume", action="store_true",
+                   help="if the --record FILE exists, continue the match it holds (after a crash or restart)")
     p.add_argument("--seed", default=None, help="seed for shuffles, the first dealer and bots (reproducible tests)")
     p.add_argument("--grace", type=float, default=120.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat before a computer plays it (default 120)")
@@ -69,8 +71,11 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"frapnet host: {exc}", file=sys.stderr)
         return 2
+    if args.resume and not args.record:
+        print("frapnet host: --resume needs --record FILE (the match to continue)", file=sys.stderr)
+        return 2
+    import os
     if args.record:
-        import os
         folder = os.path.dirname(os.path.abspath(args.record))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             print(f"frapnet host: --record {args.record}: cannot write into {folder}", file=sys.stderr)
@@ -78,6 +83,16 @@ def run(args) -> int:
     from frapnet import engine
     from frapnet.plugins import default_registry
     registry = default_registry(args.plugins_dir)
+    if args.resume and os.path.exists(args.record):  # the record says which game and table
+        from frapnet import record
+        try:
+            st, _ = record.replay(record.load(args.record), registry)
+        except record.ReplayError as exc:
+            print(f"frapnet host: --resume: {args.record} does not replay: {exc}", file=sys.stderr)
+            return 2
+        args.game, args.players, args.house_rule = st.game, st.players, list(st.house_rules)
+        options = dict(st.options)
+        print(f"frapnet host: resuming the match in {args.record} after {st.deal_no} deal(s)", file=sys.stderr)
     try:  # validate before touching the network: a clear error naming the rule
         engine.new_match(args.game, args.players, options, args.house_rule, registry)
         if not 0 <= args.bots <= args.players:
@@ -121,7 +136,7 @@ def run(args) -> int:
                                 port=args.port, seed=args.seed, name=name, password=args.password,
                                 grace=args.grace, pause=args.pause, deals=args.deals, record=args.record,
                                 registry=registry, announce=args.announce, interfaces=args.interface,
-                                bot_delay=args.bot_delay)
+                                bot_delay=args.bot_delay, resume=args.resume)
         except CannotListenError as exc:
             print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
             status["code"] = 1
@@ -169,7 +184,7 @@ def _play(args, name: str, options: dict, registry) -> int:
                                 port=args.port, seed=args.seed, name=name, password=args.password,
                                 grace=args.grace, pause=args.pause, deals=args.deals, record=args.record,
                                 registry=registry, announce=args.announce, interfaces=args.interface,
-                                bot_delay=args.bot_delay)
+                                bot_delay=args.bot_delay, resume=args.resume)
         except CannotListenError as exc:
             print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
             return 1

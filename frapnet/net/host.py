@@ -281,6 +281,7 @@ class Table:
         s.is_bot = hello.get("bot", False)
         s.status = BOT if s.is_bot else CONNECTED
         s.takeover = False
+        self.write_seats()
         log.info("table {table}: {name} took seat {seat}{bot}", table=self.name, name=s.name, seat=s.index,
                  bot=" (computer)" if s.is_bot else "")
         return s.index
@@ -454,6 +455,7 @@ class Table:
             s.takeover = True
         else:
             s.status, s.name, s.token, s.is_bot = EMPTY, "", None, False
+            self.write_seats()
         self._changed()
 
     # --- ending ------------------------------------------------------------------------------
@@ -481,6 +483,69 @@ class Table:
             p.send(msg)
         if self.on_finish is not None:
             self.on_finish(self.result)
+
+    # --- resuming after a restart (design.md principle 5) -------------------------------------
+    @property
+    def seats_path(self) -> str | None:
+        """Where the seats' names and tokens are kept beside the record (``RECORD.seats``)."""
+        return f"{self.record_path}.seats" if self.record_path else None
+
+    def write_seats(self) -> None:
+        """Save every seat's name, token and kind beside the record (so a restarted host knows
+        them); atomically, readable by the owner only; a failure is logged."""
+        path = self.seats_path
+        if not path:
+            return
+        data = [{"name": s.name, "token": s.token, "bot": s.is_bot} for s in self.seats]
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"table": self.name, "seats": data}, f)
+            os.replace(tmp, path)
+        except OSError as exc:
+            log.error("cannot write {path}: {err}", path=path, err=exc)
+
+    def resume(self, rec: dict) -> None:
+        """Continue the match written in ``rec`` (this table's record): replay it (mid-deal
+        included), advance the shuffling rng past the deals already dealt (so a seeded match
+        goes on exactly as it would have), and give every seat saved in ``RECORD.seats`` back its
+        name and token with status ``reconnecting`` (its grace period starts now); seats kept for
+        the host's own computer players are left empty for them to take again.
+
+        Raises :class:`frapnet.record.ReplayError` if the record does not replay, ValueError if
+        it is for another game, seat count or options.
+        """
+        from frapnet import record
+        state, _ = record.replay(rec, self.registry)
+        st = self.state
+        if (state.game, state.players, state.options, state.house_rules) != \
+                (st.game, st.players, st.options, st.house_rules):
+            raise ValueError(f"the record is for {state.game} with {state.players} players and options "
+                             f"{state.options}, not this table's {st.game}, {st.players}, {st.options}")
+        for i in range(state.deal_no):  # the same draws _start_deal made
+            self.rng.shuffle(engine.pack(st))
+            if i == 0:
+                self.rng.randrange(st.players)
+        self.state = state
+        saved = []
+        if self.seats_path and os.path.exists(self.seats_path):
+            try:
+                with open(self.seats_path, encoding="utf-8") as f:
+                    saved = json.load(f).get("seats", [])
+            except (OSError, ValueError, AttributeError) as exc:
+                log.error("cannot read {path}: {err}; seats start empty", path=self.seats_path, err=exc)
+        for s, info in zip(self.seats, saved):
+            if s.reserved or not isinstance(info, dict) or not isinstance(info.get("token"), str):
+                continue
+            s.name, s.token, s.is_bot = str(info.get("name", ""))[:32], info["token"], bool(info.get("bot"))
+            s.status = RECONNECTING
+            s.grace_call = self.clock.callLater(self.grace, self._grace_over, s.index)
+        self.started = state.deal_no > 0
+        log.info("table {table}: resumed after {n} deal(s) at state version {v}", table=self.name,
+                 n=state.deal_no, v=state.version)
+        if self.started:
+            self._after_change()
 
     def write_record(self) -> None:
         """Rewrite the record file (record-format.md) atomically, if one was asked for.
@@ -743,7 +808,7 @@ def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict |
                grace: float = 120.0, pause: float = 1.0, deals: int | None = None, record: str | None = None,
                plugins_dirs: Iterable[str] = (), announce: bool = False, interfaces: list[str] | None = None,
                registry=None, bot_delay: float = 0.0, max_connections: int = 256,
-               handshake_timeout: float = 10.0, rate: int = 50) -> HostHandle:
+               handshake_timeout: float = 10.0, rate: int = 50, resume: bool = False) -> HostHandle:
     """Start a host with one table on ``reactor``; return its :class:`HostHandle`.
 
     ``bots`` seats (the last ones, n−K…n−1) are filled by in-process computer players at
@@ -751,9 +816,12 @@ def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict |
     loopback; humans get the first free
     seats. ``seed``: shuffles, first dealer (F7) and bot decisions reproducible; otherwise
     ``random.SystemRandom``. ``announce``: advertise on the LAN (frapnet.net.discovery) on
-    ``interfaces``. Other arguments as :class:`Table` and :class:`HostFactory`.
+    ``interfaces``. ``resume``: if the ``record`` file exists, continue the match it holds
+    (:meth:`Table.resume`: a restarted host, design.md principle 5). Other arguments as
+    :class:`Table` and :class:`HostFactory`.
     Raises RuleError / PluginError for a bad game, option or house rule, ValueError for a
-    bad ``bots`` count, and the reactor's CannotListenError if the port is taken.
+    bad ``bots`` count or a record for another table, ReplayError for a record that does not
+    replay, and the reactor's CannotListenError if the port is taken.
     """
     if registry is None:
         from frapnet.plugins import default_registry
@@ -767,6 +835,9 @@ def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict |
                   grace=grace, pause=pause, deals=deals, record=record, reserved=range(players - bots, players),
                   level=level, bot_delay=bot_delay, registry=registry, seed=seed,
                   on_finish=lambda result: reactor.callLater(0, finished.callback, result))
+    if resume and record and os.path.exists(record):
+        from frapnet.record import load
+        table.resume(load(record))
     factory = HostFactory({name: table}, reactor, max_connections=max_connections,
                           handshake_timeout=handshake_timeout, rate=rate)
     listener = reactor.listenTCP(port, factory, interface=bind)
