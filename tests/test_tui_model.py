@@ -441,3 +441,13 @@ def test_a_double_pack_can_choose_one_of_two_equal_cards():
     assert press_all(s, ["2", "3"]) == [] and s.selected_cards() == ["9C", "9C"]
     assert s.press("1") == [] and "cannot be chosen" in s.message  # 9♣ 9♣ A♠ is no legal choice
     assert s.press("enter") == [("act", ["exchange", ["9C", "9C"]])]
+
+
+def test_before_the_first_deal_the_screen_counts_the_seats_taken():
+    st = engine.new_match("frap", 4, {})
+    v = view(st, 0)
+    v["connection"] = ["connected", "bot", "empty", "empty"]
+    s = Screen()
+    s.set_view(v)
+    assert "Waiting for players: 2 of 4 seats taken" in text_of(render.hand(s, 80))
+    assert not s.mid_deal and s.press("q") == [("quit",)]

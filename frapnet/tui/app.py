@@ -322,9 +322,16 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     if on_app is not None:
         on_app(ui)
 
+    failure = {}
+
     def join_failed(f):
-        screen.add_log("error", _("Could not join the table: {why}").format(why=f.getErrorMessage()))
-        ui.refresh()
+        # refused (wrong password, table full…) or nobody listening: leave the full screen and say
+        # why on the restored terminal (exit status 2)
+        why = f.getErrorMessage() or f.type.__name__
+        failure["message"] = _("Could not join the table at {host}:{port}: {why}").format(host=host, port=port, why=why)
+        screen.add_log("error", failure["message"])
+        if ui.app.is_running and not ui.app.future.done():
+            ui.app.exit(result=2)
 
     client.connect().addErrback(join_failed)
     try:
@@ -341,6 +348,9 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
             # let the leave message go out before the connection closes
             await _sleep(reactor, 0.05)
             client.close()
+    if failure:
+        print(f"frapnet: {failure['message']}", file=sys.stderr)
+        return 2
     return code if isinstance(code, int) else 0
 
 

@@ -153,8 +153,12 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         out += [("class:dim", " " + _("Waiting for {who}").format(who=", ".join(s.name(x) for x in s.to_act)))]
     elif v.get("match_over"):
         out += [("class:dim", " " + _("The match is over."))]
+    elif not v.get("deal_no"):
+        conn = v.get("connection") if isinstance(v.get("connection"), list) else []
+        taken = sum(1 for c in conn if c not in ("empty", None))
+        out += [("class:dim", " " + _("Waiting for players: {k} of {n} seats taken").format(k=taken, n=s.players))]
     else:
-        out += [("class:dim", " " + _("Between deals."))]
+        out += [("class:dim", " " + _("The next deal starts in a moment."))]
     if g is not None and g.kind == "card":
         out += [("", "  " + _("{what} — press the card's number, or ← → and Enter").format(what=g.title))]
     elif g is not None and g.kind == "cards":
