@@ -26,17 +26,6 @@ from frapnet.net.client import TableClient
 log = Logger(namespace="frapnet.bot")
 
 
-class _BotTableClient(TableClient):
-    """A TableClient that also reports the host's ``closing`` message (``on_closing(msg)``)."""
-
-    on_closing = None
-
-    def _message(self, proto, msg: dict) -> None:
-        super()._message(proto, msg)
-        if msg.get("type") == "closing" and self.on_closing is not None:
-            self.on_closing(msg)
-
-
 class Bot:
     """One computer player at ``host``:``port``.
 
@@ -66,7 +55,7 @@ class Bot:
         self.delay = delay
         self.max_retries = max_retries
         self._sysrng = random.SystemRandom()
-        self.client = _BotTableClient(host, port, name, password=password, seat=seat, bot=True, table=table,
+        self.client = TableClient(host, port, name, password=password, seat=seat, bot=True, table=table,
                                       reconnect=reconnect, lang=lang, reactor=reactor)
         self.reactor = self.client.reactor
         self.client.on_view = self._on_view

@@ -1,0 +1,400 @@
+"""Network benchmark (issue #3): host latency, a bare msgpack echo as the baseline, and how many
+4-seat bot tables one host process sustains. Loopback only; bounded; prints figures, never asserts.
+
+    .venv/bin/python bench/net.py [--deals 30] [--think 0.25] [--ramp 25,50,100,200,300,400,600]
+                                  [--step 4] [--budget 150] [--seed 1]
+
+1. **12-seat table, fast clients.** A `start_host` table of 12 seats (asyncio reactor, as
+   `frapnet host` runs) in one process; 12 computer players (`frapnet.bots.client.Bot`, level
+   random, no think time) in another process play ``--deals`` deals as fast as the host lets
+   them. Figures:
+   - *host latency*: from the arrival of a frame carrying an ``act`` (the start of
+     ``HostProtocol.dataReceived``) to the return of that call, by which time the engine has
+     applied the action and the events and all 12 views have been encoded and written to the
+     transports (the last view sent);
+   - *client round trip*: in the client process, from sending an ``act`` at state version v to
+     the arrival of the last of the 12 views of version v+1;
+   - *bytes per view message* (the frame, 4-byte length prefix included), mean and max.
+2. **Baseline: a bare Twisted msgpack echo** (Int32StringReceiver, unpack + pack per frame, same
+   reactor) of a message of the mean view size: round trip, one message in flight. Ratios:
+   host latency p99 / echo p99, and client round trip p99 / echo p99 (target ≤ 3).
+3. **Capacity.** One host process with K tables of 4 seats (each its own `start_host`, as a
+   `frapnet host` would make it); 4·K bots (level basic, ``--think`` seconds before each move) in
+   a second process. Ramp K up (``--ramp``); per step ``--step`` seconds measured after a warm-up;
+   the figure is the round trip act → last of the table's 4 views of the next version, minus
+   nothing (the think time is before the act). A step passes when p99 < 50 ms; the ramp stops at
+   the first failure or when ``--budget`` seconds are used. Printed: the largest K that passed.
+
+Both processes run on this machine's cores; on a 2-core machine the client process competes
+with the host, so the capacity figure is a lower bound for a host whose players sit elsewhere.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.abspath(__file__)
+
+
+def pct(xs: list[float], p: float) -> float:
+    """The p-th percentile (nearest rank) of ``xs``, 0 ≤ p ≤ 100."""
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    k = max(0, min(len(s) - 1, int(round(p / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.2f} ms"
+
+
+def _install_reactor():
+    import asyncio
+
+    from twisted.internet import asyncioreactor
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    asyncioreactor.install(loop)
+    from twisted.internet import reactor
+    return reactor
+
+
+def _quiet_logs():
+    from twisted.logger import globalLogBeginner, LogLevel, LogLevelFilterPredicate, FilteringLogObserver, \
+        textFileLogObserver
+    pred = LogLevelFilterPredicate(defaultLogLevel=LogLevel.error)
+    globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr), [pred])],
+                                     redirectStandardIO=False)
+
+
+def _instrument_host():
+    """Time every dataReceived that carried an ``act``; record the size of every view frame."""
+    from frapnet.net import host as hostmod
+    from frapnet.net import wire
+
+    samples: list[float] = []
+    view_bytes: list[int] = []
+    clock = time.perf_counter
+    orig_data = hostmod.HostProtocol.dataReceived
+    orig_msg = hostmod.HostProtocol.messageReceived
+    orig_frame = wire.frame
+
+    def dataReceived(self, data):
+        self._bench_act = False
+        t0 = clock()
+        orig_data(self, data)
+        if self._bench_act:
+            samples.append(clock() - t0)
+
+    def messageReceived(self, raw):
+        if raw.get("type") == "act":
+            self._bench_act = True
+        orig_msg(self, raw)
+
+    def frame(msg):
+        data = orig_frame(msg)
+        if msg.get("type") == "view":
+            view_bytes.append(len(data))
+        return data
+
+    hostmod.HostProtocol.dataReceived = dataReceived
+    hostmod.HostProtocol.messageReceived = messageReceived
+    wire.frame = frame
+    return samples, view_bytes
+
+
+# --- roles (each runs in its own process) --------------------------------------------------------
+
+def role_host(args):
+    """``_host TABLES SEATS DEALS SECONDS SEED [WARMUP WINDOW]``: K tables; print the ports, then the
+    figures (with WARMUP/WINDOW: also the CPU seconds and actions inside that window)."""
+    tables, seats, deals, seconds, seed = int(args[0]), int(args[1]), int(args[2]), float(args[3]), args[4]
+    warmup, window = (float(args[5]), float(args[6])) if len(args) > 6 else (0.0, seconds)
+    reactor = _install_reactor()
+    _quiet_logs()
+    samples, view_bytes = _instrument_host()
+    from twisted.internet import defer, task
+
+    from frapnet.net.host import start_host
+
+    async def main(reactor):
+        handles = [start_host(reactor, game="frap", players=seats, bots=0, pause=0, seed=f"{seed}/{i}",
+                              deals=deals or None, bind="127.0.0.1", port=0, announce=False, rate=100000,
+                              max_connections=seats + 4, name=f"bench {i}")
+                   for i in range(tables)]
+        print(json.dumps({"ports": [h.port for h in handles]}), flush=True)
+        marks = {}
+
+        def mark(name):
+            marks[name] = (time.process_time(), sum(h.table.actions_applied for h in handles), len(samples))
+        reactor.callLater(warmup, mark, "start")
+        reactor.callLater(warmup + window, mark, "end")
+        waits = [h.finished for h in handles] if deals else []
+        timer = defer.Deferred()
+        call = reactor.callLater(seconds, timer.callback, None)
+        if waits:
+            await defer.DeferredList([defer.DeferredList(waits), timer], fireOnOneCallback=True)
+        else:
+            await timer
+        if call.active():
+            call.cancel()
+        actions = sum(h.table.actions_applied for h in handles)
+        rejected = sum(h.table.rejected for h in handles)
+        for h in handles:
+            await h.stop()
+        win = {}
+        if "start" in marks and "end" in marks:
+            (c0, a0, n0), (c1, a1, n1) = marks["start"], marks["end"]
+            win = {"window_cpu": c1 - c0, "window_actions": a1 - a0, "window_host": samples[n0:n1]}
+        print(json.dumps({"host": samples, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
+                          "cpu": time.process_time(), **win}), flush=True)
+
+    task.react(lambda r: defer.ensureDeferred(main(r)))
+
+
+def role_clients(args):
+    """``_clients PORTS_JSON SEATS LEVEL THINK WARMUP SECONDS SEED``: bots at every table; print
+    the round trips act → last view of the next version (only those after WARMUP)."""
+    ports, seats, level, think = json.loads(args[0]), int(args[1]), args[2], float(args[3])
+    warmup, seconds, seed = float(args[4]), float(args[5]), args[6]
+    reactor = _install_reactor()
+    _quiet_logs()
+    from twisted.internet import defer, task
+
+    from frapnet.bots.client import Bot
+
+    clock = time.perf_counter
+    rtts: list[float] = []
+    start = clock()
+    pending: dict[tuple[int, int], list] = {}  # (table, version after the act) -> [t_sent, views seen]
+
+    def hook(bot, t):
+        act, on_view = bot.client.act, bot.client.on_view
+
+        def timed_act(action):
+            v = bot.client.view["version"]
+            pending[(t, v + 1)] = [clock(), 0]
+            act(action)
+
+        def timed_view(view):
+            p = pending.get((t, view.get("version")))
+            if p is not None:
+                p[1] += 1
+                if p[1] == seats:
+                    del pending[(t, view["version"])]
+                    if p[0] - start >= warmup:
+                        rtts.append(clock() - p[0])
+            on_view(view)
+
+        bot.client.act = timed_act
+        bot.client.on_view = timed_view
+
+    async def main(reactor):
+        bots = []
+        for t, port in enumerate(ports):
+            for s in range(seats):
+                b = Bot("127.0.0.1", port, f"B{t}.{s}", level=level, seed=f"{seed}/{t}/{s}", delay=think, seat=s,
+                        reconnect=False, reactor=reactor)
+                hook(b, t)
+                bots.append(b)
+                b.connect().addErrback(lambda f: None)
+        done = defer.DeferredList([b.done for b in bots])
+        timer = defer.Deferred()
+        call = reactor.callLater(warmup + seconds, timer.callback, None)
+        await defer.DeferredList([done, timer], fireOnOneCallback=True)
+        if call.active():
+            call.cancel()
+        for b in bots:
+            b.stop()
+        print(json.dumps({"rtt": rtts, "moves": sum(b.moves for b in bots), "cpu": time.process_time()}),
+              flush=True)
+
+    task.react(lambda r: defer.ensureDeferred(main(r)))
+
+
+def role_echo_server(args):
+    """``_echo_server SECONDS``: a bare Int32StringReceiver that unpacks and re-packs each frame."""
+    seconds = float(args[0])
+    reactor = _install_reactor()
+    import msgpack
+    from twisted.internet import protocol
+    from twisted.protocols.basic import Int32StringReceiver
+
+    class Echo(Int32StringReceiver):
+        MAX_LENGTH = 256 * 1024
+
+        def connectionMade(self):
+            self.transport.setTcpNoDelay(True)
+
+        def stringReceived(self, body):
+            self.sendString(msgpack.packb(msgpack.unpackb(body, raw=False)))
+
+    f = protocol.ServerFactory()
+    f.protocol = Echo
+    port = reactor.listenTCP(0, f, interface="127.0.0.1")
+    print(json.dumps({"port": port.getHost().port}), flush=True)
+    reactor.callLater(seconds, reactor.stop)
+    reactor.run()
+
+
+def role_echo_client(args):
+    """``_echo_client PORT SIZE COUNT``: one message of SIZE framed bytes in flight; print round trips."""
+    port, size, count = int(args[0]), int(args[1]), int(args[2])
+    reactor = _install_reactor()
+    import msgpack
+    from twisted.internet import protocol
+    from twisted.protocols.basic import Int32StringReceiver
+
+    pad = max(0, size - 4 - len(msgpack.packb({"type": "view", "view": {"pad": ""}})))
+    msg = msgpack.packb({"type": "view", "view": {"pad": "x" * pad}})
+    rtts: list[float] = []
+
+    class Client(Int32StringReceiver):
+        MAX_LENGTH = 256 * 1024
+
+        def connectionMade(self):
+            self.transport.setTcpNoDelay(True)
+            self.t0 = time.perf_counter()
+            self.sendString(msg)
+
+        def stringReceived(self, body):
+            msgpack.unpackb(body, raw=False)
+            rtts.append(time.perf_counter() - self.t0)
+            if len(rtts) >= count:
+                print(json.dumps({"rtt": rtts[count // 10:], "size": len(msg) + 4}), flush=True)
+                reactor.stop()
+                return
+            self.t0 = time.perf_counter()
+            self.sendString(msg)
+
+    protocol.ClientCreator(reactor, Client).connectTCP("127.0.0.1", port)
+    reactor.run()
+
+
+ROLES = {"_host": role_host, "_clients": role_clients, "_echo_server": role_echo_server,
+         "_echo_client": role_echo_client}
+
+
+# --- orchestration ---------------------------------------------------------------------------
+
+def spawn(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, HERE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def first_json(p: subprocess.Popen, what: str) -> dict:
+    line = p.stdout.readline()
+    if not line:
+        raise RuntimeError(f"{what} failed: {p.stderr.read()[-2000:]}")
+    return json.loads(line)
+
+
+def run_pair(tables: int, seats: int, deals: int, level: str, think: float, warmup: float, seconds: float,
+             seed: str) -> tuple[dict, dict]:
+    host = spawn("_host", str(tables), str(seats), str(deals), str(warmup + seconds + 1.5), seed, str(warmup),
+                 str(seconds))
+    try:
+        ports = first_json(host, "host")["ports"]
+        cli = spawn("_clients", json.dumps(ports), str(seats), level, str(think), str(warmup), str(seconds), seed)
+        c = first_json(cli, "clients")
+        cli.wait(timeout=30)
+        h = first_json(host, "host")
+        host.wait(timeout=30)
+        return h, c
+    finally:
+        for p in (host,):
+            if p.poll() is None:
+                p.kill()
+
+
+def echo(size: int, count: int) -> dict:
+    server = spawn("_echo_server", "60")
+    try:
+        port = first_json(server, "echo server")["port"]
+        cli = spawn("_echo_client", str(port), str(size), str(count))
+        out = first_json(cli, "echo client")
+        cli.wait(timeout=30)
+        return out
+    finally:
+        server.kill()
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] in ROLES:
+        ROLES[sys.argv[1]](sys.argv[2:])
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=30, help="deals of the 12-seat table (default 30)")
+    ap.add_argument("--think", type=float, default=0.25, help="bots' seconds before each move in the capacity ramp")
+    ap.add_argument("--ramp", default="25,50,100,200,300,400,600,800", help="table counts to try, in order")
+    ap.add_argument("--step", type=float, default=4.0, help="seconds measured per ramp step (after 2 s warm-up)")
+    ap.add_argument("--budget", type=float, default=150.0, help="stop the ramp after this many seconds in total")
+    ap.add_argument("--seed", default="1")
+    a = ap.parse_args()
+    began = time.monotonic()
+    print(f"bench/net.py — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
+          f"Python {sys.version.split()[0]}; loopback only")
+
+    # 1. 12 seats, fast clients
+    h, c = run_pair(1, 12, a.deals, "random", 0.0, 0.0, 120.0, a.seed)
+    host_lat, rtt, vb = h["host"], c["rtt"], h["view_bytes"]
+    print(f"\n12-seat table, {a.deals} deals, {h['actions']} actions ({h['rejected']} refused), fast random clients")
+    print(f"  host latency, act arrival -> last view written: p50 {ms(pct(host_lat, 50))}  p99 {ms(pct(host_lat, 99))}"
+          f"  (n={len(host_lat)})")
+    print(f"  client round trip, act sent -> 12th view received: p50 {ms(pct(rtt, 50))}  p99 {ms(pct(rtt, 99))}"
+          f"  (n={len(rtt)})")
+    size = int(statistics.mean(vb))
+    print(f"  bytes per view message (frame): mean {size}  max {max(vb)}  (n={len(vb)})")
+
+    # 2. baseline echo of the same size
+    e = echo(size, 5000)
+    er = e["rtt"]
+    print(f"\nbaseline: bare Twisted msgpack echo of {e['size']} bytes, one in flight")
+    print(f"  round trip: p50 {ms(pct(er, 50))}  p99 {ms(pct(er, 99))}  (n={len(er)})")
+    print(f"  ratio host latency p99 / echo p99: {pct(host_lat, 99) / pct(er, 99):.2f}   "
+          f"client round trip p99 / echo p99: {pct(rtt, 99) / pct(er, 99):.2f}  (target ≤ 3)")
+
+    # 3. capacity ramp
+    print(f"\ncapacity: K tables of 4 basic bots, {a.think} s think time, p99 (act -> 4th view) < 50 ms")
+    best = 0
+    per_action: list[float] = []
+    table_rates: list[float] = []
+    for k in (int(x) for x in a.ramp.split(",")):
+        if time.monotonic() - began > a.budget:
+            print(f"  (time budget of {a.budget:.0f} s used; ramp stopped)")
+            break
+        h, c = run_pair(k, 4, 0, "basic", a.think, 2.0, a.step, a.seed)
+        r = c["rtt"]
+        p99 = pct(r, 99)
+        ok = bool(r) and p99 < 0.050
+        acts = h.get("window_actions", 0)
+        per = h.get("window_cpu", 0) / acts * 1000 if acts else float("nan")
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"  K={k:4d}: {acts / a.step:6.1f} actions/s; act -> 4th view p50 {ms(pct(r, 50))}  p99 {ms(p99)}"
+              f"  (n={len(r)});  host: p99 {ms(pct(h.get('window_host', h['host']), 99))} per act, "
+              f"{100 * h.get('window_cpu', 0) / a.step:.0f}% of a core, {per:.2f} ms CPU per action;"
+              f"  load avg {load:.1f}  {'ok' if ok else 'over 50 ms'}")
+        if acts:
+            per_action.append(per)
+            table_rates.append(acts / a.step / k)
+        if not ok:
+            break
+        best = k
+    print(f"\nsustained: {best} tables of 4 bots with p99 < 50 ms (target ≥ 200)")
+    if per_action:
+        m = statistics.median(per_action)
+        rate = statistics.median(table_rates)  # actions per second of one table at this think time
+        print(f"host CPU per action (median over the steps): {m:.2f} ms -> one core serves about "
+              f"{1000 / m:.0f} actions/s; a table at {a.think} s think time makes {rate:.1f} actions/s, so about "
+              f"{1000 / m / rate:.0f} such tables would fill a core the host had to itself")
+    print(f"total time {time.monotonic() - began:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
