@@ -167,3 +167,71 @@ kill $ann
     assert out[2].split() == ["Den", "frap", "3/4", "yes", "127.0.0.1:4999"]
     assert "no table called 'attic' on the LAN (tables seen: Den)" in r.stderr
     assert out[-1] == "exit 1"
+
+
+AVAHI_REASON = NETNS_REASON or (None if shutil.which("avahi-browse") and shutil.which("avahi-daemon")
+                                and shutil.which("dbus-daemon")
+                                else "avahi-utils/avahi-daemon not installed (apt-get install avahi-utils avahi-daemon)")
+
+
+@pytest.mark.skipif(AVAHI_REASON is not None, reason=AVAHI_REASON or "")
+def test_avahi_browse_sees_the_table(tmp_path):
+    """Standard tools see a frapnet table (issue #3 item 5): namespace A announces over a veth link;
+    in namespace B a private dbus-daemon and avahi-daemon (mount namespace, tmpfs /run/dbus) run
+    and `avahi-browse -rtp _frapnet._tcp` resolves the table with its address, port and TXT,
+    before and after a TXT update."""
+    tag = f"{os.getpid() % 100000}"
+    a, b, va, vb = f"avA{tag}", f"avB{tag}", f"fava{tag}"[:15], f"favb{tag}"[:15]
+    conf = tmp_path / "avahi.conf"
+    conf.write_text(f"[server]\nuse-ipv4=yes\nuse-ipv6=no\nallow-interfaces={vb}\nenable-dbus=yes\n"
+                    "[publish]\ndisable-publishing=yes\n")
+    browse_b = textwrap.dedent(f"""
+        mount --make-rprivate /
+        mount -t tmpfs tmpfs /run/dbus 2>/dev/null || {{ mkdir -p /run/dbus; mount -t tmpfs tmpfs /run/dbus; }}
+        mkdir -p /run/avahi-daemon; mount -t tmpfs tmpfs /run/avahi-daemon
+        dbus-daemon --system --fork
+        avahi-daemon -D --no-drop-root --no-chroot --no-rlimits -f {conf}
+        sleep 2
+        avahi-browse -rtp _frapnet._tcp
+        echo ---
+        sleep 2.5
+        avahi-browse -rtp _frapnet._tcp
+        avahi-daemon -k || true
+        kill $(cat /run/dbus/pid) 2>/dev/null || true
+    """)
+    made = []
+    ann = None
+    try:
+        for ns in (a, b):
+            subprocess.run(["ip", "netns", "add", ns], check=True)
+            made.append(ns)
+        subprocess.run(["ip", "link", "add", va, "type", "veth", "peer", "name", vb], check=True)
+        for ns, dev, addr in ((a, va, "10.77.0.1"), (b, vb, "10.77.0.2")):
+            subprocess.run(["ip", "link", "set", dev, "netns", ns], check=True)
+            subprocess.run(["ip", "-n", ns, "addr", "add", f"{addr}/24", "dev", dev], check=True)
+            subprocess.run(["ip", "-n", ns, "link", "set", "lo", "up"], check=True)
+            subprocess.run(["ip", "-n", ns, "link", "set", dev, "up"], check=True)
+            subprocess.run(["ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", dev], check=True)
+        script = ANNOUNCER.replace('interfaces=["127.0.0.1"]', 'interfaces=["10.77.0.1"]')
+        ann = subprocess.Popen(["ip", "netns", "exec", a, PY, "-c", script, "Kitchen table", "4567"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        r = subprocess.run(["ip", "netns", "exec", b, "unshare", "-m", "sh", "-c", browse_b], capture_output=True,
+                           text=True, timeout=60)
+        ann.communicate(timeout=30)
+    finally:
+        if ann is not None and ann.poll() is None:
+            ann.kill()
+        for ns in made:
+            pids = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True).stdout.split()
+            for pid in pids:  # only processes inside the namespaces this test made
+                subprocess.run(["kill", pid], capture_output=True)
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    first, _, second = r.stdout.partition("---")
+    resolved = [ln.split(";") for ln in first.splitlines() if ln.startswith("=")]
+    assert resolved, r.stdout + r.stderr
+    f = resolved[0]
+    assert (f[2], f[3], f[4], f[7], f[8]) == ("IPv4", "Kitchen\\032table", "_frapnet._tcp", "10.77.0.1", "4567")
+    txt = dict(x.strip('"').split("=", 1) for x in f[9].split('" "'))
+    assert (txt["game"], txt["seats_free"], txt["players"], txt["password"], txt["protocol"]) == \
+        ("frap", "3", "4", "yes", "1.0")
+    assert '"seats_free=1"' in second
