@@ -279,13 +279,27 @@ def test_seat_table_shows_bids_dealer_turn_and_the_trick_by_seat():
     assert "Trump ♦" in head and "turn-up 7♦" in head and "talon 15" in head and "pot 400" in head
 
 
-def test_F23_F24_settlement_shows_tricks_money_remises_and_balances():
-    st, _ = _to_buy()
-    s = screen_at(st, 0)
-    st, events = _play_out(st)
-    for ev in events:
-        s.add_event(dict(ev, text=engine.describe_event(st, ev, NAMES)))
+@pytest.mark.parametrize("gap", [False, True])
+def test_F23_F24_settlement_shows_tricks_money_remises_and_balances(gap):
+    st = engine.new_match("frap", 4, {})
+    s = Screen()
     s.set_view(view(st, 0))
+
+    def host_sends(state, events):  # as the host does: the events, then the seat's view
+        for ev in events:
+            s.add_event(dict(ev, text=engine.describe_event(state, ev, NAMES)))
+        s.set_view(view(state, 0))
+
+    st, events = engine.start_deal(st, deck_for(HANDS, "7D", 3, 4), dealer=3)
+    host_sends(st, events)
+    script = [(0, ("frap",)), (1, ("whist",)), (2, ("whist",)), (3, ("whist",))]
+    while st.phase == engine.DEAL:
+        seat, action = script.pop(0) if script else (st.to_act[0], engine.legal_actions(st, st.to_act[0])[0])
+        st, events = engine.apply(st, seat, action)
+        host_sends(st, events)
+        if gap and st.deal.played == 2 and s.status != "connected":  # a drop mid-deal: trick money
+            s.set_status("reconnecting")                              # is not guessed from a partial log
+            s.set_status("connected")
     rep = st.reports[-1]
     assert s.overlay == "settlement"
     rows = s.settlement["rows"]
@@ -294,7 +308,10 @@ def test_F23_F24_settlement_shows_tricks_money_remises_and_balances():
     assert [r["balance"] for r in rows] == st.balances
     assert [r["net"] for r in rows] == st.balances  # first deal: from 0 (antes included, F5)
     P = 400
-    assert [r["trick_money"] for r in rows] == [t * P // 4 for t in rep["tricks"]]  # F23
+    if gap:
+        assert [r["trick_money"] for r in rows] == [None] * 4
+    else:
+        assert [r["trick_money"] for r in rows] == [t * P // 4 for t in rep["tricks"]]  # F23
     assert sum(st.balances) + st.pot == 0  # F6
     line = s.settlement_line()
     for r in rows:

@@ -239,6 +239,7 @@ class Screen:
         self._bases: dict[int, list] = {}         # deal_no → balances before that deal
         self._settled: set = set()                # deal numbers whose settlement was shown
         self._trick_money: dict[int, list] = {}   # deal_no → trick money per seat (from events)
+        self._whole: set = set()                  # deals whose every event this client saw
         self._quit_armed = False
         self.closed: str | None = None            # the host's reason, once the table has closed
 
@@ -254,6 +255,7 @@ class Screen:
             return
         if status == "reconnecting":
             self.add_log("status", _("Connection lost — reconnecting…"))
+            self._whole.discard((self.view or {}).get("deal_no"))  # events may be missed meanwhile
         elif status == "connected" and self.status == "reconnecting":
             self.add_log("status", _("Reconnected; the table is back."))
         elif status == "closed":
@@ -302,8 +304,10 @@ class Screen:
         kind = event.get("type")
         v = self.view or {}
         dn = v.get("deal_no")
-        if kind == "deal" and isinstance(event.get("deal_no"), int):
-            self._trick_money.pop(event["deal_no"], None)
+        if kind == "deal":
+            new = event.get("deal_no") if isinstance(event.get("deal_no"), int) else (dn or 0) + 1
+            self._trick_money[new] = [0] * self.players
+            self._whole.add(new)
         elif kind == "trick" and isinstance(dn, int):
             w, amt = event.get("winner"), event.get("amount")
             if isinstance(w, int) and isinstance(amt, int) and 0 <= w < self.players:
@@ -518,7 +522,7 @@ class Screen:
         rows = []
         bal = report.get("balances") if isinstance(report.get("balances"), list) else None
         base = self._bases.get(deal_no)
-        tm = self._trick_money.get(deal_no)
+        tm = self._trick_money.get(deal_no) if deal_no in self._whole else None  # no guessing after a gap
 
         def at(lst, i):
             return lst[i] if isinstance(lst, list) and i < len(lst) and isinstance(lst[i], int) else None
