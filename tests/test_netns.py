@@ -135,6 +135,8 @@ def test_two_machines_discover_and_play_a_deal_F6(tmp_path):
         procs.extend(bots)
         outs = [b.communicate(timeout=60) for b in bots]
         assert host.wait(timeout=30) == 0, (tmp_path / "host.err").read_text()
+        log = (tmp_path / "host.err").read_text()
+        assert "Traceback" not in log and "announcing table Kitchen table on the LAN" in log, log
         host_out.seek(0)
         result = json.loads(host_out.read().splitlines()[-1])
         assert result["deals"] == 1

@@ -163,9 +163,8 @@ class Announcement:
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop, name: str, port: int, props: dict,
-                 interfaces: list[str] | None, addresses: list[str], reactor: Any = None) -> None:
+                 interfaces: list[str] | None, addresses: list[str]) -> None:
         self.loop = loop
-        self.reactor = reactor
         self.name = name
         self.port = port
         self.props = dict(props)
@@ -200,30 +199,11 @@ class Announcement:
     def closed(self) -> bool:
         return self._closed
 
-    def _result(self, fut: concurrent.futures.Future):
-        """``fut`` as a Deferred when made with a Twisted reactor (fired on the reactor thread)."""
-        if self.reactor is None:
-            return fut
-        from twisted.internet import defer
-
-        d = defer.Deferred()
-
-        def fire(f):
-            if f.cancelled():
-                d.errback(defer.CancelledError())
-            elif f.exception() is not None:
-                d.errback(f.exception())
-            else:
-                d.callback(f.result())
-        fut.add_done_callback(lambda f: self.reactor.callFromThread(fire, f))
-        return d
-
-    def update(self, props: dict):
-        """Announce new TXT ``props`` (e.g. fewer seats free). Returns a Future (a Deferred
-        with a reactor)."""
+    def update(self, props: dict) -> concurrent.futures.Future:
+        """Announce new TXT ``props`` (e.g. fewer seats free). Returns a ``concurrent.futures.Future``."""
         self.props = dict(props)
         self._pending = self.props
-        return self._result(asyncio.run_coroutine_threadsafe(self._update(), self.loop))
+        return asyncio.run_coroutine_threadsafe(self._update(), self.loop)
 
     async def _update(self) -> None:
         await asyncio.wrap_future(self.ready)
@@ -234,15 +214,15 @@ class Announcement:
         task = await self._aiozc.async_update_service(self._info)
         await task
 
-    def close(self):
-        """Unregister (goodbye packets) and close zeroconf. Idempotent. Returns a Future (a
-        Deferred with a reactor)."""
+    def close(self) -> concurrent.futures.Future:
+        """Unregister (goodbye packets) and close zeroconf. Idempotent. Returns a
+        ``concurrent.futures.Future`` (done once the goodbyes are sent)."""
         if self._closed:
             fut: concurrent.futures.Future = concurrent.futures.Future()
             fut.set_result(None)
-            return self._result(fut)
+            return fut
         self._closed = True
-        return self._result(asyncio.run_coroutine_threadsafe(self._close(), self.loop))
+        return asyncio.run_coroutine_threadsafe(self._close(), self.loop)
 
     async def _close(self) -> None:
         try:
@@ -262,65 +242,24 @@ class Announcement:
             await zc.async_close()
 
 
-def announce(reactor_or_loop: Any, name: str | None = None, port: int | None = None, props: dict | None = None,
-             interfaces: Iterable[str] | None = None, *, table: Any = None, poll: float = 0.5) -> Announcement:
+def announce(reactor_or_loop: Any, name: str, port: int, props: dict,
+             interfaces: Iterable[str] | None = None) -> Announcement:
     """Announce a table on the LAN: service ``_frapnet._tcp.local.``, instance ``name``.
 
     ``reactor_or_loop``: the Twisted reactor (the asyncio reactor's loop is used), an asyncio
     loop, or None (a private loop thread). ``port``: the host's TCP port (1–65535). ``props``:
     TXT properties (:func:`table_props`). ``interfaces``: local IPv4 addresses to announce on and
     to put in the A record (None: all interfaces, all non-loopback IPv4 addresses).
-
-    Or pass ``table`` (a :class:`frapnet.net.host.Table`) instead of ``name`` and ``props``: its
-    name and TXT (game, seats free, players, protocol, password) are taken from it, and with a
-    Twisted reactor the TXT is re-announced whenever its seats free change (checked every
-    ``poll`` seconds).
-
     Returns an :class:`Announcement` at once; registration completes in the background
-    (``.ready``). With a Twisted reactor, ``update()`` and ``close()`` return Deferreds.
+    (``.ready``); ``update()`` and ``close()`` return ``concurrent.futures.Future`` objects.
     Raises ValueError for a bad name, port or interface address.
     """
-    if table is not None:
-        name = name or table.name
-        props = props or _props_of_table(table)
     check_table_name(name)
     if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
         raise ValueError(f"port must be 1…65535, not {port!r}")
     ifaces = _check_interfaces(interfaces)
     addresses = ifaces if ifaces else _local_ipv4()
-    reactor = reactor_or_loop if hasattr(reactor_or_loop, "callFromThread") else None
-    a = Announcement(_loop_of(reactor_or_loop), name, port, props or {}, ifaces, addresses, reactor=reactor)
-    if table is not None and reactor is not None and hasattr(reactor, "callLater"):
-        _follow_table(a, table, reactor, poll)
-    return a
-
-
-def _props_of_table(table: Any) -> dict[str, str]:
-    from frapnet.net.protocol import PROTOCOL_VERSION
-
-    st = table.state
-    return table_props(st.game, table.free_seats(), st.players, PROTOCOL_VERSION, table.password is not None)
-
-
-def _log_failure(failure, what: str) -> None:
-    from twisted.logger import Logger
-
-    Logger(namespace="frapnet.discovery").failure(what, failure)
-
-
-def _follow_table(a: Announcement, table: Any, reactor: Any, poll: float) -> None:
-    """Re-announce ``table``'s TXT when it changes, until the announcement is closed."""
-    def check():
-        if a.closed:
-            return
-        if not getattr(table, "finished", False):
-            props = _props_of_table(table)
-            if props != a.props:
-                d = a.update(props)
-                if hasattr(d, "addErrback"):
-                    d.addErrback(_log_failure, "re-announcing the table failed")
-        reactor.callLater(poll, check)
-    reactor.callLater(poll, check)
+    return Announcement(_loop_of(reactor_or_loop), name, port, dict(props), ifaces, addresses)
 
 
 # --- browsing -------------------------------------------------------------------------------
