@@ -5,12 +5,16 @@ The expected figures are computed independently of the client: the host writes t
 record (``--record``), and ``frapnet replay --json`` (the engine, not the client) gives the
 tricks, remises and balances; the hand and the trump come from the record's deck by F8. After
 quitting, the terminal must have left the alternate screen (``#{alternate_on}`` is 0).
-Skips (saying why) where tmux is not installed; .ci/run installs it.
+Also: a connection cut and resumed, SIGTERM, a refused join, and two "machines" (network
+namespaces) playing the same deal, one at its own `frapnet host --play` table.
+Skips (saying why) where tmux is not installed, or namespaces cannot be made; .ci/run installs
+tmux and iproute2 and runs as root.
 """
 from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -362,3 +366,120 @@ def test_join_with_nobody_listening_says_why_and_exits_2(tmp_path):
         assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
     finally:
         t.kill()
+
+
+def _netns_reason() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "network namespaces need Linux"
+    if os.geteuid() != 0:
+        return "creating network namespaces needs root (.ci/run runs as root)"
+    if not shutil.which("ip"):
+        return "iproute2 (ip) is not installed; .ci/run installs it"
+    name = f"frtuichk{os.getpid()}"
+    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"ip netns add failed: {r.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+    return None
+
+
+def _drive(t: Tmux, screen: str) -> bool:
+    """One step of a plain player: look, frap or whist, decline a cut-in, stand pat, play the
+    first legal card. Returns whether a key was sent."""
+    if "Your turn" not in screen or "Enter: continue" in screen:
+        return False
+    for mark, key in (("[l] Look", "l"), ("[f] Frap", "f"), ("[w] Whist", "w"), ("[d] Decline", "d")):
+        if mark in screen:
+            t.keys(key)
+            return True
+    t.keys("Enter")
+    return True
+
+
+def _settlement_rows(screen: str, names) -> dict:
+    rows = {}
+    for line in screen.splitlines():
+        inner = line.split("│")[1] if line.count("│") >= 2 else ""
+        for nm in names:
+            m = re.match(rf"\s*{re.escape(nm)}\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$", inner)
+            if m:
+                rows[nm] = m.groups()
+    return rows
+
+
+@pytest.mark.skipif(_netns_reason() is not None, reason=_netns_reason() or "")
+def test_two_machines_host_play_and_join_play_the_same_deal(tmp_path):
+    """Issue #4 "done when": two network namespaces joined by a veth pair; in A `frapnet host
+    --play` (Olga plays at her own LAN table, announced on A's veth address only), in B `frapnet
+    join NAME` finds it by DNS-SD across the link (Ivan); a computer player takes the third seat.
+    Both terminals play the same deal to its settlement, and both show the balances the host's
+    record replays to (F23/F24). The namespaces are deleted afterwards."""
+    tag = f"{os.getpid() % 100000}{random.randrange(1000):03d}"
+    a, b, va, vb = f"fruiA{tag}", f"fruiB{tag}", f"fua{tag}"[:15], f"fub{tag}"[:15]
+    n = random.randrange(16, 250)
+    addr_a, addr_b = f"10.{n}.7.1", f"10.{n}.7.2"
+    created = []
+
+    def sh(*args):
+        r = subprocess.run(list(args), capture_output=True, text=True)
+        assert r.returncode == 0, f"{' '.join(args)}: {r.stderr}"
+
+    ta = tb = None
+    try:
+        for ns in (a, b):
+            sh("ip", "netns", "add", ns)
+            created.append(ns)
+        sh("ip", "link", "add", va, "type", "veth", "peer", "name", vb)
+        sh("ip", "link", "set", va, "netns", a)
+        sh("ip", "link", "set", vb, "netns", b)
+        for ns, dev, addr in ((a, va, addr_a), (b, vb, addr_b)):
+            sh("ip", "-n", ns, "addr", "add", f"{addr}/24", "dev", dev)
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+            sh("ip", "-n", ns, "link", "set", dev, "up")
+            sh("ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", dev)
+        rec = tmp_path / "match.json"
+        env = "env PROMPT_TOOLKIT_NO_CPR=1 LANG=C.UTF-8"
+        ta = Tmux(f"cd {tmp_path} && ip netns exec {a} {env} {sys.executable} -m frapnet host --play --player Olga "
+                  f"--lang en --players 3 --bots 1 --port 7777 --name 'Kitchen table' --announce --interface {addr_a} "
+                  f"--seed 9 --deals 1 --pause 0.3 --record {rec}; echo FRAPNET-EXIT=$?; sleep 60")
+        ta.wait(lambda s: "Olga (you)" in s, 20, "the host's own client")
+        tb = Tmux(f"cd {tmp_path} && ip netns exec {b} {env} {sys.executable} -m frapnet join 'kitchen table' "
+                  f"--interface {addr_b} --timeout 4 --name Ivan --lang en; echo FRAPNET-EXIT=$?; sleep 60")
+        tb.wait(lambda s: "Ivan (you)" in s and "Olga" in s, 30, "Ivan at the table, found by name")
+        names = ["Olga", "Ivan", "Bot 3"]
+        deadline = time.monotonic() + 60
+        screens = {}
+        while len(screens) < 2:
+            assert time.monotonic() < deadline, (ta.capture(), tb.capture())
+            for who, t in (("Olga", ta), ("Ivan", tb)):
+                if who in screens:
+                    continue
+                s = t.capture()
+                if "Deal 1 settled" in s and "Enter: continue" in s:
+                    screens[who] = s
+                elif _drive(t, s):
+                    t.wait(lambda x, s=s: x != s, 10, f"{who}'s screen to change")
+            time.sleep(0.05)
+        out = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(rec), "--json"], capture_output=True,
+                             text=True, timeout=30)
+        result = json.loads(out.stdout)
+        assert result["ok"] and len(result["deals"]) == 1, result
+        for who, s in screens.items():
+            rows = _settlement_rows(s, names)
+            assert set(rows) == set(names), (who, s)
+            for seat, nm in enumerate(names):
+                bal = rows[nm][4]
+                want = result["balances"][seat]
+                assert bal == ("0" if want == 0 else f"+{want}" if want > 0 else f"−{-want}"), (who, nm, s)
+                assert int(rows[nm][0]) == result["deals"][0]["tricks"][seat]
+        for t in (ta, tb):
+            t.keys("Enter")
+            t.keys("q")
+            assert "FRAPNET-EXIT=0" in t.wait(lambda s: "FRAPNET-EXIT=" in s, 15, "frapnet to exit")
+            assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
+    finally:
+        for t in (ta, tb):
+            if t is not None:
+                t.kill()
+        for ns in created:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)

@@ -10,6 +10,8 @@ def add_arguments(p):
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
     p.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
                    help="how long to look for a table by name on the LAN (default 3)")
+    p.add_argument("--interface", action="append", default=None, metavar="ADDR",
+                   help="look for the table by name only on this interface address (repeatable; default all)")
 
 
 def run(args) -> int:
@@ -23,7 +25,7 @@ def run(args) -> int:
     from frapnet.net.discovery import resolve
 
     try:  # before the reactor: browsing by name runs its own short-lived loop
-        host, port = resolve(args.table, timeout=args.timeout)
+        host, port = resolve(args.table, timeout=args.timeout, interfaces=args.interface)
     except Exception as exc:  # noqa: BLE001 - ValueError, DiscoveryError, OSError: say what went wrong
         print(f"frapnet join: {exc}", file=sys.stderr)
         return 2
