@@ -365,3 +365,28 @@ def test_views_hide_other_hands_F9():
     for o in conns:
         if o is not c:
             assert o.view["hand"] is None
+
+
+def test_accepted_actions_never_count_as_flood_chat_counts_five():
+    """A fast computer player is never throttled: only refused actions and other messages count."""
+    table, factory, clock = make(deals=30)
+    conns = seat_all(factory)
+    rng = random.Random(3)
+    played = 0
+    while not table.finished and played < 300:  # all within one second of the Clock
+        acting = to_act(conns)
+        if not acting:
+            clock.advance(0.001)
+            continue
+        c = acting[0]
+        c.act(rng.choice(c.view["actions"])["action"])
+        assert c.errors() == []
+        played += 1
+    assert played > 150 and all(c.open for c in conns)
+    chatter = conns[0]
+    clock.advance(1.5)
+    for i in range(11):
+        chatter.send({"type": "chat", "text": f"line {i}"})
+    msgs = chatter.read()
+    assert sum(m["type"] == "chat" for m in msgs) == 10
+    assert [m["code"] for m in msgs if m["type"] == "error"] == ["flood"]

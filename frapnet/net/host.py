@@ -569,8 +569,8 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
 
     Before ``welcome`` only ``hello`` and ``ping`` are accepted; a silent connection is closed
     after ``factory.handshake_timeout`` seconds. More than ``factory.rate`` messages in a
-    second are dropped (one ``flood`` error per second); more than four times that aborts the
-    connection. Every refused message gets an ``error``; fatal ones then close the connection.
+    second (accepted actions not counted, a chat line counting 5) are dropped (one ``flood``
+    error per second); more than four times that closes the connection. Every refused message gets an ``error``; fatal ones then close the connection.
     """
 
     seat: int | None = None
@@ -600,11 +600,11 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         self.sendMessage(error_message(err.code, err.message))
         self.dropConnection(err.message)
 
-    def _flooding(self) -> bool:
+    def _flooding(self, weight: int = 1) -> bool:
         now = self.factory.clock.seconds()
         if now - self._window >= 1.0:
             self._window, self._count, self._flood_told = now, 0, False
-        self._count += 1
+        self._count += weight
         if self._count > 4 * self.factory.rate:
             log.info("{peer}: flood ({n} messages in a second); closing", peer=self.peer_desc, n=self._count)
             self.sendMessage(error_message("flood", f"more than {4 * self.factory.rate} messages a second; "
@@ -624,11 +624,20 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         return False
 
     def messageReceived(self, raw: dict) -> None:
-        if self._flooding():
+        # An accepted action costs nothing (the game itself paces those: a fast computer player
+        # must never be throttled); a chat line, broadcast to everyone, costs 5.
+        kind = raw.get("type")
+        if self._flooding(5 if kind == "chat" else 1):
             return
         try:
             msg = check_client_message(raw)
-            self._dispatch(msg)
+            if kind == "act":
+                version = self.table.state.version if self.table is not None else None
+                self._dispatch(msg)
+                if self.table is not None and self.table.state.version != version:
+                    self._count -= 1  # accepted: refund
+            else:
+                self._dispatch(msg)
         except ProtocolError as exc:
             log.info("{peer} (seat {seat}): refused {kind}: {code} {rule}{msg}", peer=self.peer_desc, seat=self.seat,
                      kind=raw.get("type"), code=exc.code, rule=f"[{exc.rule}] " if exc.rule else "", msg=exc.message)
