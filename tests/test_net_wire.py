@@ -161,3 +161,20 @@ def test_hello_validation():
         with pytest.raises(ProtocolError) as e:
             check_client_message(bad)
         assert e.value.code == code, bad
+
+
+def test_protocol_doc_lists_every_kind_and_error_code():
+    """docs/protocol.md is the contract: every message kind and error code appears in it, and its
+    example frames are the bytes the codec produces."""
+    from pathlib import Path
+
+    from frapnet.net.protocol import CLIENT_KINDS, ERROR_CODES, HOST_KINDS
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    for kind in CLIENT_KINDS + HOST_KINDS:
+        assert f"### `{kind}`" in doc, kind
+    for code in ERROR_CODES:
+        assert f"| `{code}` |" in doc, code
+    assert wire.frame({"type": "ping", "id": 1}).hex(" ") == \
+        "00 00 00 0f 82 a4 74 79 70 65 a4 70 69 6e 67 a2 69 64 01"
+    act = wire.frame({"type": "act", "action": ["play", "10H"], "version": 42}).hex(" ")
+    assert act[:90] in doc.replace("\n", " ")

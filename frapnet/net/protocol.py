@@ -48,6 +48,7 @@ ERROR_CODES = {
     "flood": "too many messages per second; further ones are dropped",
     "timeout": "no hello within the handshake time limit",
     "busy": "the host has too many connections",
+    "internal": "the host failed to handle the message (a bug; it is logged)",
 }
 
 
