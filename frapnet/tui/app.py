@@ -247,21 +247,25 @@ class ClientApp:
 
 def run_client(reactor, host: str, port: int, name: str, lang: str = "en", *, password: str | None = None,
                spectate: bool = False, token: str | None = None, table: str | None = None,
-               input=None, output=None, on_app: Callable[[ClientApp], Any] | None = None):
+               input=None, output=None, on_app: Callable[[ClientApp], Any] | None = None, local: bool = False):
     """Open the terminal client on ``host``:``port`` as ``name`` (chrome and game texts in ``lang``).
 
     Returns a Deferred firing with 0 when the player quits (or the table closes and the player
-    quits). Connection trouble is shown and retried by the TableClient (seat token, backoff).
-    ``on_app`` is called with the :class:`ClientApp` once built (tests, benchmarks).
+    quits), 2 if the table refused us or could not be reached (the reason is printed on stderr
+    once the terminal is restored). Connection trouble is shown and retried by the TableClient
+    (seat token, backoff). ``on_app`` is called with the :class:`ClientApp` once built (tests,
+    benchmarks); ``local``: the host runs in this process and stops when the player leaves.
     """
     from twisted.internet import defer
 
     d = defer.ensureDeferred(_run_client(reactor, host, port, name, lang, password=password, spectate=spectate,
-                                         token=token, table=table, input=input, output=output, on_app=on_app))
+                                         token=token, table=table, input=input, output=output, on_app=on_app,
+                                         local=local))
     return d
 
 
-async def _run_client(reactor, host, port, name, lang, *, password, spectate, token, table, input, output, on_app):
+async def _run_client(reactor, host, port, name, lang, *, password, spectate, token, table, input, output, on_app,
+                      local):
     from twisted.internet import defer
     from twisted.logger import LogLevel, formatEvent, globalLogPublisher
 
@@ -269,6 +273,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
 
     _ = translation(lang).gettext
     screen = Screen(_, lang)
+    screen.local = local
     client = TableClient(host, port, name=name, password=password, token=token, spectate=spectate, lang=lang,
                          reconnect=True, reactor=reactor, table=table)
     ui = ClientApp(screen, send=client.act, chat=client.chat, leave=client.leave, input=input, output=output)
@@ -369,7 +374,7 @@ def run_local(reactor, handle, name: str = "", lang: str = "en", *, host: str = 
 
     async def go():
         try:
-            code = await run_client(reactor, host, handle.port, name, lang, **kw)
+            code = await run_client(reactor, host, handle.port, name, lang, local=True, **kw)
         finally:
             await handle.stop()
         return code

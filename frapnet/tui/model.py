@@ -242,6 +242,7 @@ class Screen:
         self._whole: set = set()                  # deals whose every event this client saw
         self._quit_armed = False
         self.closed: str | None = None            # the host's reason, once the table has closed
+        self.local = False                        # the host runs in this process (frapnet play)
 
     # --- input from the connection -----------------------------------------------------------
 

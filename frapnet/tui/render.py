@@ -282,7 +282,8 @@ def help_screen(s: Screen) -> list:
 def quit_dialog(s: Screen) -> list:
     _ = s._
     return [("class:title", " " + _("Leave the table?") + " "), ("", "\n\n"),
-            ("", " " + _("A deal is in progress; a computer player will take your seat.") + "\n\n"),
+            ("", " " + (_("A deal is in progress; leaving ends this table.") if s.local else
+                        _("A deal is in progress; a computer player will take your seat.")) + "\n\n"),
             ("class:key", " [y]"), ("", " " + _("leave") + "   "), ("class:key", "[n]"), ("", " " + _("stay") + " ")]
 
 
