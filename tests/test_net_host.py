@@ -390,3 +390,28 @@ def test_accepted_actions_never_count_as_flood_chat_counts_five():
     msgs = chatter.read()
     assert sum(m["type"] == "chat" for m in msgs) == 10
     assert [m["code"] for m in msgs if m["type"] == "error"] == ["flood"]
+
+
+def test_match_ends_when_the_game_says_so_K12(registry):
+    """Without --deals the table runs until the game's match is over (Frak You K12), then closes."""
+    if "frak_you" not in registry.games:
+        pytest.skip("the frak_you variant is not installed")
+    clock = Clock()
+    finished = []
+    table = Table("T", "frak_you", 4, {}, clock=clock, rng=random.Random(2), pause=0.0, on_finish=finished.append,
+                  registry=registry)
+    factory = HostFactory({"T": table}, clock)
+    conns = seat_all(factory)
+    rng = random.Random(4)
+    for _ in range(20000):
+        if table.finished:
+            break
+        acting = to_act(conns)
+        if not acting:
+            clock.advance(0.01)
+            continue
+        c = acting[0]
+        c.act(rng.choice(c.view["actions"])["action"])
+    assert table.finished and table.state.phase == "over" and finished[0]["match_over"] is True
+    assert finished[0]["points"] == engine.match_report(table.state)["points"]
+    assert [m for m in conns[1].read() if m["type"] == "closing"][0]["result"] == finished[0]
