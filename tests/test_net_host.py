@@ -415,3 +415,25 @@ def test_match_ends_when_the_game_says_so_K12(registry):
     assert table.finished and table.state.phase == "over" and finished[0]["match_over"] is True
     assert finished[0]["points"] == engine.match_report(table.state)["points"]
     assert [m for m in conns[1].read() if m["type"] == "closing"][0]["result"] == finished[0]
+
+
+def test_several_tables_one_host_are_independent():
+    clock = Clock()
+    a = Table("A", "frap", 2, {}, clock=clock, rng=random.Random(1), pause=0.0)
+    b = Table("B", "frap", 2, {"ante": 200}, clock=clock, rng=random.Random(2), pause=0.0)
+    factory = HostFactory({"A": a, "B": b}, clock)
+    lost = Conn(factory)
+    assert lost.hello("Olga")[0]["code"] == "no_table" and not lost.open
+    ca = [Conn(factory) for _ in range(2)]
+    cb = [Conn(factory) for _ in range(2)]
+    for i, c in enumerate(ca):
+        assert c.hello(f"A{i}", table="A")[0]["table"] == "A"
+    for i, c in enumerate(cb):
+        assert c.hello(f"B{i}", table="B")[0]["options"]["ante"] == 200
+    vb = b.state.version
+    first = to_act(ca)[0]
+    first.send({"type": "act", "action": ["frap"], "version": a.state.version})
+    first.proto.dataReceived(b"\x00\x00\x00\x02\xc1\xc1")  # then garbage: that connection is closed
+    assert a.state.version > 0 and b.state.version == vb
+    assert not first.open and all(c.open for c in cb)
+    assert b.state.balances == [-200, -200] and to_act(cb)  # table B plays on
