@@ -354,18 +354,19 @@ def test_sigterm_exits_the_application_and_restores_the_terminal(tmp_path):
 def test_join_with_nobody_listening_says_why_and_exits_2(tmp_path):
     import socket
 
-    with socket.socket() as s:  # a port that was free a moment ago: nothing listens on it
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    hold = socket.socket()  # bound but not listening: nobody else can take the port, connections are refused
+    hold.bind(("127.0.0.1", 0))
+    port = hold.getsockname()[1]
     t = Tmux(f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 {sys.executable} -m frapnet join 127.0.0.1:{port} "
              f"--name Olga --lang en; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
     try:
         done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 20, "frapnet to exit")
         assert "FRAPNET-EXIT=2" in done
-        assert f"Could not join the table at 127.0.0.1:{port}" in done and "refused" in done
+        assert f"Could not join the table at 127.0.0.1:{port}" in done and "refused" in done, done
         assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
     finally:
         t.kill()
+        hold.close()
 
 
 def _netns_reason() -> str | None:
