@@ -423,7 +423,8 @@ def test_frapnet_bot_reports_an_unreachable_host_and_a_refusal(tmp_path):
     """A bot that cannot connect exits 1 with the reason; a full table refuses it (table_full)."""
     r = subprocess.run([FRAPNET, "bot", "127.0.0.1:1"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 1 and "cannot reach 127.0.0.1:1" in r.stderr
-    host, out, port = _start_host(tmp_path, "--players", "2", "--bots", "2", "--deals", "50", "--seed", "1")
+    host, out, port = _start_host(tmp_path, "--players", "2", "--bots", "2", "--deals", "50", "--seed", "1",
+                                  "--bot-delay", "0.05")  # a fast host ends 50 deals before the bot arrives
     try:
         r = subprocess.run([FRAPNET, "bot", f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=30)
     finally:

@@ -122,12 +122,14 @@ class TableClient:
         self._lost_at: float | None = None
         self._connector = None
         self._handshaking = False
+        self._user_closed = False
 
     # --- public ------------------------------------------------------------------------------
     def connect(self) -> defer.Deferred:
         """Connect and join; the Deferred fires with the welcome info or fails with JoinError
         (refused) or the connection error."""
         self._done = False
+        self._user_closed = False
         self._connect_d = defer.Deferred()
         self._set_status("connecting")
         self._dial()
@@ -152,11 +154,15 @@ class TableClient:
     def close(self) -> None:
         """Drop the connection without leaving (the seat waits for its grace period); no reconnect."""
         self._done = True
+        self._user_closed = True
         self._cancel_retry()
         if self._proto is not None and self._proto.transport is not None:
             self._proto.transport.loseConnection()
-        elif self.status != "closed":
-            self._set_status("closed")
+        else:
+            if self._connector is not None and getattr(self._connector, "state", None) == "connecting":
+                self._connector.stopConnecting()
+            if self.status != "closed":
+                self._set_status("closed")
 
     def drop(self) -> None:
         """Cut the connection abruptly as a network failure would (reconnects if enabled)."""
@@ -179,6 +185,9 @@ class TableClient:
                 self.on_status(status)
 
     def _connected(self, proto: _ClientProtocol) -> None:
+        if self._user_closed:  # close() was called while connecting
+            proto.transport.loseConnection()
+            return
         self._proto = proto
         hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name, "lang": self.lang,
                  "spectate": self.spectate}
