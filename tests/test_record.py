@@ -238,3 +238,12 @@ def test_replay_command_illegal_action_summary(tmp_path):
 def test_replay_command_missing_file(tmp_path):
     p = frapnet(str(tmp_path / "nope.json"), "--json")
     assert p.returncode == 2 and json.loads(p.stdout)["error"]["rule"] == "record"
+
+
+def test_order_of_checking_players_before_house_rules():
+    e = err(worked(players=13, house_rules=["no_such_rule"]))
+    assert e["rule"] == "F1"
+    e = err(worked(game="poker", players=13))
+    assert e["rule"] == "record"  # the game comes before players
+    e = err(worked(format="x", players=13))
+    assert e["rule"] == "record"

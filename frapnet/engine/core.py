@@ -71,8 +71,8 @@ def new_match(game: str, players: int, options: dict | None = None, house_rules:
     reg = _registry(registry)
     spec = reg.game(game)
     house_rules = tuple(house_rules)
+    opts = check_options(spec, players, options)  # players (F1) and each option first, then house rules
     rules = Rules(reg.plugin_manager(game, house_rules))
-    opts = check_options(spec, players, options)
     checked = rules.validate_options(spec, players, opts)
     if checked is not None:
         opts = checked
