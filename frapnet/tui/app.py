@@ -24,7 +24,7 @@ from typing import Any, Callable
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyBindings
-from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.containers import ConditionalContainer
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
@@ -114,7 +114,6 @@ class ClientApp:
         self.leave = leave
         self.quitting = False
         s = screen
-        self._top_cache = None
 
         self.top = Window(FormattedTextControl(self._top, focusable=True, show_cursor=False),
                           height=self._top_height, wrap_lines=False)
@@ -166,7 +165,6 @@ class ClientApp:
         if frags and frags[-1][1].endswith("\n"):
             last = frags[-1]
             frags[-1] = (last[0], last[1][:-1]) + tuple(last[2:])
-        self._top_cache = frags
         return frags
 
     def _top_height(self) -> Dimension:

@@ -240,7 +240,6 @@ class Screen:
         self._settled: set = set()                # deal numbers whose settlement was shown
         self._trick_money: dict[int, list] = {}   # deal_no → trick money per seat (from events)
         self._whole: set = set()                  # deals whose every event this client saw
-        self._quit_armed = False
         self.closed: str | None = None            # the host's reason, once the table has closed
         self.local = False                        # the host runs in this process (frapnet play)
 
@@ -577,8 +576,6 @@ class Screen:
         ``"escape"``, ``"f1"``, ``"c-c"``, ``"c-d"``, ``"tab"``; mouse: ``"card:I"``, ``"button:K"``).
         Returns the intents: ``[("act", action)]``, ``[("quit",)]``, ``[("chat",)]`` or ``[]``."""
         _ = self._
-        if key not in ("c-c", "c-d"):
-            self._quit_armed = False
         if self.overlay == "quit":
             if key in ("y", "Y", "enter", "д", "c-c", "c-d", "q"):
                 return [("quit",)]
