@@ -468,3 +468,41 @@ def test_before_the_first_deal_the_screen_counts_the_seats_taken():
     s.set_view(v)
     assert "Waiting for players: 2 of 4 seats taken" in text_of(render.hand(s, 80))
     assert not s.mid_deal and s.press("q") == [("quit",)]
+
+
+def test_mouse_clicks_play_only_a_legal_card_F20():
+    """SGR mouse clicks through the pipe input: a click on a card that would not follow suit does
+    nothing; a click on the legal one plays it (the card boxes are drawn from row 10, 6 cells
+    apart, at 80 columns)."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from frapnet.tui.app import ClientApp
+
+    st, _ = _to_buy()
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    st = act(st, 0, "play", "7H")
+    scr = screen_at(st, 1)
+    assert scr.hand == ["10D", "QS", "9H", "7C"]
+    sent = []
+
+    def click(x, y):  # 0-based cell → SGR press and release (1-based)
+        return f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m"
+
+    async def drive():
+        with create_pipe_input() as inp:
+            ui = ClientApp(scr, send=sent.append, input=inp, output=DummyOutput())
+            task = asyncio.ensure_future(ui.app.run_async(set_exception_handler=False))
+            await asyncio.sleep(0.1)
+            for i in (0, 1, 3):  # 10♦ Q♠ 7♣: not ♥ (F20)
+                inp.send_text(click(2 + 6 * i, 11))
+                await asyncio.sleep(0.03)
+            assert sent == []
+            inp.send_text(click(2 + 6 * 2, 11))
+            await asyncio.sleep(0.05)
+            ui.app.exit(result=0)
+            return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(drive()) == 0
+    assert sent == [["play", "9H"]]
