@@ -174,3 +174,16 @@ def test_options_checked_unknown_key_first_then_in_game_order():
     with pytest.raises(RuleError) as exc:
         engine.check_options(spec, 4, {"ante": 3, "colour": "red"})
     assert exc.value.rule == "record"
+
+
+def test_bench_engine_runs_and_prints_figures():
+    """bench/engine.py runs (a smoke run; its figures are not asserted: never a timed test)."""
+    from pathlib import Path
+    bench = Path(__file__).resolve().parent.parent / "bench" / "engine.py"
+    p = subprocess.run([sys.executable, str(bench), "--seconds", "0.05", "--repeat", "1", "--game", "frap",
+                        "--no-openspiel"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    rows = [line for line in p.stdout.splitlines() if line.startswith("frap ")]
+    assert [r.split("  ")[0] for r in rows] == ["frap 4 players", "frap 4 players + view/action",
+                                                  "frap 12 players", "frap 12 players + view/action"]
+    assert all(int(r.split()[-3 if "view()" not in r else -5].replace(",", "")) > 0 for r in rows)
