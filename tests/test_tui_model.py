@@ -506,3 +506,21 @@ def test_mouse_clicks_play_only_a_legal_card_F20():
 
     assert asyncio.run(drive()) == 0
     assert sent == [["play", "9H"]]
+
+
+def test_F6_amounts_beyond_64_bits_are_shown_exactly():
+    """F6: remises compound past 2^64 chips; the seat table and the settlement show them whole."""
+    big = 2 ** 70 + 12345
+    s = Screen()
+    report = {"outcome": "played", "tricks": [0, 4], "remises": [big, 0], "pot_after": big,
+              "balances": [-big - 100, 0 - 100 + 400]}
+    s.set_view({"players": 2, "seat": 0, "deal_no": 1, "to_act": [], "names": ["Olga", "Ivan"],
+                "balances": report["balances"], "pot": big, "last_report": None, "phase": "play"})
+    s.set_view({"players": 2, "seat": 0, "deal_no": 1, "to_act": [], "names": ["Olga", "Ivan"],
+                "balances": report["balances"], "pot": big, "last_report": report})
+    seats = text_of(render.seats(s, 80))
+    assert f"−{big + 100}" in seats and "+300" in seats
+    assert f"pot {big}" in text_of(render.header(s, 80))
+    box = text_of(render.settlement(s))
+    assert str(big) in box and f"−{big + 100}" in box
+    assert f"remise {big}" in s.settlement_line() and f"Pot {big} carried" in box

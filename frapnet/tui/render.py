@@ -80,12 +80,14 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
                   "empty": _("empty seat")}
     bal = v.get("balances") if isinstance(v.get("balances"), list) else []
     trick_head = _("last trick") if last else _("trick")
+    # amounts are never cut (F6: exact at any size): the balance column grows to fit
+    bw = max([width(fmt_amount(b)) + 1 for b in bal if isinstance(b, int)] + [0])
     if not compact:
-        cols = (2, 22, 2, 14, 12, 7, 11)
+        cols = (2, 22, 2, 14, 12, 7, max(11, bw))
         head = ["", _("player"), "", _("state"), _("bid"), _("tricks"), ledger]
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
-        cols = (1, 12, 1, 2, 7, 2, 8)
+        cols = (1, 12, 1, 2, 7, 2, max(8, bw))
         out = []
     cells = []
     for seat in range(n):
@@ -292,17 +294,19 @@ def settlement(s: Screen) -> list:
     _ = s._
     st = s.settlement or {}
     out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
-    cols = (18, 8, 13, 12, 12, 12)
     head = [_("player"), _("tricks"), _("trick money"), _("remise"), _("this deal"), _("balance")]
-    out.append(("class:colhead", " " + "".join(pad(h, c) for h, c in zip(head, cols)) + "\n"))
+    rows = []
     for r in st.get("rows", ()):
-        vals = [r["name"], "" if r["tricks"] is None else str(r["tricks"]),
-                "" if r["trick_money"] is None else fmt_amount(r["trick_money"]),
-                str(r["remise"]) if r["remise"] else "—",
-                "" if r["net"] is None else fmt_amount(r["net"]),
-                "" if r["balance"] is None else fmt_amount(r["balance"])]
-        style = "class:seat.me" if r["seat"] == s.seat else ""
-        out.append((style, " " + "".join(pad(x, c) for x, c in zip(vals, cols)) + "\n"))
+        rows.append(([r["name"], "" if r["tricks"] is None else str(r["tricks"]),
+                      "" if r["trick_money"] is None else fmt_amount(r["trick_money"]),
+                      str(r["remise"]) if r["remise"] else "—",
+                      "" if r["net"] is None else fmt_amount(r["net"]),
+                      "" if r["balance"] is None else fmt_amount(r["balance"])], r["seat"] == s.seat))
+    # each column as wide as its widest figure: amounts are never cut (F6)
+    cols = [max([mn] + [width(vals[i]) + 1 for vals, _me in rows]) for i, mn in enumerate((18, 8, 13, 12, 12, 12))]
+    out.append(("class:colhead", " " + "".join(pad(h, c) for h, c in zip(head, cols)) + "\n"))
+    for vals, me in rows:
+        out.append(("class:seat.me" if me else "", " " + "".join(pad(x, c) for x, c in zip(vals, cols)) + "\n"))
     pot = st.get("pot_after")
     out.append(("", "\n "))
     if pot:
