@@ -247,3 +247,20 @@ def test_order_of_checking_players_before_house_rules():
     assert e["rule"] == "record"  # the game comes before players
     e = err(worked(format="x", players=13))
     assert e["rule"] == "record"
+
+
+def test_F6_replay_command_exact_beyond_4300_digits(tmp_path):
+    """Python limits int↔str conversion to 4300 digits by default; `frapnet replay` lifts it (F6)."""
+    ante = 4 * 10 ** 5000
+    rec = worked(options={"ante": ante})
+    f = tmp_path / "big.json"
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        f.write_text(json.dumps(rec))
+        p = frapnet(str(f), "--json")
+        assert p.returncode == 0, p.stdout + p.stderr
+        res = json.loads(p.stdout)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert res["pot"] == 12 * ante and res["balances"] == [-5 * ante, -8 * ante, ante, 0]

@@ -16,6 +16,8 @@ def run(args) -> int:
     from frapnet import record
     from frapnet.plugins import default_registry
 
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # F6: amounts are exact at any size (JSON integers have no limit)
     registry = default_registry(args.plugins_dir)
     try:
         rec = record.loads(sys.stdin.buffer.read()) if args.file == "-" else record.load(args.file)
