@@ -31,7 +31,7 @@ VERB_KEYS = {
     "look": "l", "pass": "p", "frap": "f", "blind_frap": "b", "whist": "w", "cut_in": "c",
     "cut_in_trump": "t", "decline": "d", "take_trump": "t", "buy": "u", "discard": "x", "play": "y",
 }
-RESERVED_KEYS = frozenset("q?hjkmnz")  # chrome keys (and vi-style arrows) never given to actions
+RESERVED_KEYS = frozenset("q")  # the chrome's letter (quit), never given to an action
 DIGIT_KEYS = "1234567890"
 
 LOG_LINES = 500
@@ -198,7 +198,7 @@ def assign_keys(groups: list[Group]) -> dict[str, tuple[list, str] | Group]:
     for verb, item in pending:
         k = next((c for c in verb.lower() if "a" <= c <= "z" and c not in taken), None)
         if k is None:
-            k = next((c for c in "abcdefgilorstuvwxy" if c not in taken), None)
+            k = next((c for c in "abcdefghijklmnoprstuvwxyz" if c not in taken), None)
         if k is None:
             continue
         taken.add(k)
