@@ -118,20 +118,34 @@ def check_frap_cards(state, pack, played):
 
 
 def frap_public(state, played):
-    """Cards every seat may know in Frap: each turn-up ever shown (F8, F12) and cards played."""
+    """Cards every seat may know in Frap (events may name them): each turn-up ever shown (F8,
+    F12) and every card played."""
     d = state.deal
     start = d.hand_size * d.n
     return set(d.deck[start:start + d.round]) | set(played)
 
 
-def frap_visible(state, seat, played):
-    """Cards seat ``seat`` may see (F9): its own hand once looked, its own discards and thrown
-    cards, and everything public."""
+def frap_on_table(state):
+    """Cards a Frap view may show everyone: the turn-ups ever shown (F8, F12) and the cards of
+    the current and the last trick."""
+    d = state.deal
+    start = d.hand_size * d.n
+    shown = set(d.deck[start:start + d.round]) | {c for _, c in d.trick}
+    if d.last_trick:
+        shown |= {c for _, c in d.last_trick}
+    return shown
+
+
+def frap_visible(state, seat):
+    """Cards seat ``seat``'s view may show (F9): its own hand once looked, its own discards and
+    thrown-in cards, and what is on the table (``seat`` None: a spectator, the table only)."""
+    if seat is None:
+        return frap_on_table(state)
     d = state.deal
     own = set(d.discards[seat]) | set(d.thrown[seat])
     if d.looked[seat]:
         own |= set(d.hands[seat])
-    return own | frap_public(state, played)
+    return own | frap_on_table(state)
 
 
 def generic_card_check(state, pack, played):
@@ -201,7 +215,7 @@ def check_views(state, game, played, known, public_events, seats=None):
         v = engine.view(state, seat)
         seen = set(cards_in(v))
         if game == "frap":
-            allowed = frap_public(state, played) if seat is None else frap_visible(state, seat, played)
+            allowed = frap_visible(state, seat)
             assert seen <= allowed, f"view of seat {seat} leaks {seen - allowed}"
             if seat is not None:
                 d = state.deal
