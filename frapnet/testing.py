@@ -2,8 +2,10 @@
 
 - :func:`shared_dir` / :func:`case_files`: the shared rule books and cases (``../shared``).
 - :func:`matches`: compare a replay result with a case's ``expect`` (cases/README.md).
-- :func:`random_match`: play random legal deals of any registered game, checking nothing;
+- :func:`random_deals`: play random legal deals of any registered game, checking nothing;
   property tests build on it.
+- :func:`fixed_deck` / :func:`play`: build a deck that deals given hands (Frap's F8 layout) and
+  apply a list of ``(seat, verb[, arg])`` actions, for fixed-deck rule tests.
 """
 from __future__ import annotations
 
