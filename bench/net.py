@@ -19,8 +19,8 @@
    reactor) of a message of the mean view size: round trip, one message in flight. Ratios:
    host latency p99 / echo p99, and client round trip p99 / echo p99 (target ≤ 3).
 3. **Capacity.** One host process with K tables of 4 seats (each its own `start_host`, as a
-   `frapnet host` would make it); 4·K bots (level basic, ``--think`` seconds before each move) in
-   a second process. Ramp K up (``--ramp``); per step ``--step`` seconds measured after a warm-up;
+   `frapnet host` would make it); 4·K bots (level basic, each thinking a fixed 0.5–1.5 × ``--think``
+   seconds before each move, so that the tables do not move in lock-step) in a second process. Ramp K up (``--ramp``); per step ``--step`` seconds measured after a warm-up;
    the figure is the round trip act → last of the table's 4 views of the next version, minus
    nothing (the think time is before the act). A step passes when p99 < 50 ms; the ramp stops at
    the first failure or when ``--budget`` seconds are used. Printed: the largest K that passed.
@@ -71,6 +71,68 @@ def _quiet_logs():
     pred = LogLevelFilterPredicate(defaultLogLevel=LogLevel.error)
     globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr), [pred])],
                                      redirectStandardIO=False)
+
+
+class Diagnostics:
+    """Involuntary context switches (the process was preempted: other load on the machine) and
+    garbage-collector pauses, counted between :meth:`start` and :meth:`stop`."""
+
+    def __init__(self):
+        import gc
+        self.gc_pauses: list[float] = []
+        self._t = None
+        self.on = False
+        gc.callbacks.append(self._gc)
+        self.csw = 0
+
+    def _gc(self, phase, info):
+        if phase == "start":
+            self._t = time.perf_counter()
+        elif self._t is not None and self.on:
+            self.gc_pauses.append(time.perf_counter() - self._t)
+
+    @staticmethod
+    def _nivcsw():
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw
+
+    def watch_loop(self, reactor, every: float = 0.005):
+        """Record how late a timer due every ``every`` s fires (the event loop was busy or stalled)."""
+        self.lags: list[float] = []
+        self._reactor, self._every = reactor, every
+        self._due = time.perf_counter() + every
+        reactor.callLater(every, self._tick)
+
+    def _tick(self):
+        now = time.perf_counter()
+        if self.on:
+            self.lags.append(now - self._due)
+        self._due = now + self._every
+        self._reactor.callLater(self._every, self._tick)
+
+    def start(self):
+        self.on = True
+        self.csw = self._nivcsw()
+
+    def stop(self):
+        self.on = False
+        self.csw = self._nivcsw() - self.csw
+
+    def to_dict(self):
+        lags = getattr(self, "lags", [])
+        return {"preempted": self.csw, "gc_max": max(self.gc_pauses, default=0.0), "gc_total": sum(self.gc_pauses),
+                "gc_n": len(self.gc_pauses), "lag_max": max(lags, default=0.0),
+                "lag_over_20ms": sum(1 for x in lags if x > 0.02)}
+
+
+def _gc_tuning():
+    """``FRAPNET_BENCH_GC=freeze``: move everything allocated so far out of the collector's reach
+    (``gc.freeze()``) and collect the oldest generation less often — to see what GC costs."""
+    import gc
+    if os.environ.get("FRAPNET_BENCH_GC") == "freeze":
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(10000, 50, 1000)
 
 
 def _instrument_host():
@@ -129,10 +191,14 @@ def role_host(args):
                               max_connections=seats + 4, name=f"bench {i}")
                    for i in range(tables)]
         print(json.dumps({"ports": [h.port for h in handles]}), flush=True)
+        _gc_tuning()
         marks = {}
+        diag = Diagnostics()
+        diag.watch_loop(reactor)
 
         def mark(name):
             marks[name] = (time.process_time(), sum(h.table.actions_applied for h in handles), len(samples))
+            diag.start() if name == "start" else diag.stop()
         reactor.callLater(warmup, mark, "start")
         reactor.callLater(warmup + window, mark, "end")
         waits = [h.finished for h in handles] if deals else []
@@ -151,7 +217,8 @@ def role_host(args):
         win = {}
         if "start" in marks and "end" in marks:
             (c0, a0, n0), (c1, a1, n1) = marks["start"], marks["end"]
-            win = {"window_cpu": c1 - c0, "window_actions": a1 - a0, "window_host": samples[n0:n1]}
+            win = {"window_cpu": c1 - c0, "window_actions": a1 - a0, "window_host": samples[n0:n1],
+                   "diag": diag.to_dict()}
         print(json.dumps({"host": samples, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
                           "cpu": time.process_time(), **win}), flush=True)
 
@@ -171,6 +238,7 @@ def role_clients(args):
 
     clock = time.perf_counter
     rtts: list[float] = []
+    sent_at: list[float] = []
     start = clock()
     pending: dict[tuple[int, int], list] = {}  # (table, version after the act) -> [t_sent, views seen]
 
@@ -190,16 +258,32 @@ def role_clients(args):
                     del pending[(t, view["version"])]
                     if p[0] - start >= warmup:
                         rtts.append(clock() - p[0])
+                        sent_at.append(p[0] - start)
             on_view(view)
 
         bot.client.act = timed_act
         bot.client.on_view = timed_view
 
+    marks = {}
+    diag = Diagnostics()
+
+    def mark(name):
+        marks[name] = time.process_time()
+        diag.start() if name == "start" else diag.stop()
+
     async def main(reactor):
+        _gc_tuning()
+        diag.watch_loop(reactor)
+        reactor.callLater(warmup, mark, "start")
+        reactor.callLater(warmup + seconds, mark, "end")
         bots = []
+        import random
+        jitter = random.Random(seed)
         for t, port in enumerate(ports):
             for s in range(seats):
-                b = Bot("127.0.0.1", port, f"B{t}.{s}", level=level, seed=f"{seed}/{t}/{s}", delay=think, seat=s,
+                # think times spread over 0.5–1.5 × THINK, so that tables do not move in lock-step
+                delay = think * (0.5 + jitter.random()) if think else 0.0
+                b = Bot("127.0.0.1", port, f"B{t}.{s}", level=level, seed=f"{seed}/{t}/{s}", delay=delay, seat=s,
                         reconnect=False, reactor=reactor)
                 hook(b, t)
                 bots.append(b)
@@ -212,8 +296,9 @@ def role_clients(args):
             call.cancel()
         for b in bots:
             b.stop()
-        print(json.dumps({"rtt": rtts, "moves": sum(b.moves for b in bots), "cpu": time.process_time()}),
-              flush=True)
+        win = marks["end"] - marks["start"] if "start" in marks and "end" in marks else None
+        print(json.dumps({"rtt": rtts, "sent_at": sent_at, "moves": sum(b.moves for b in bots), "cpu": time.process_time(),
+                          "window_cpu": win, "diag": diag.to_dict()}), flush=True)
 
     task.react(lambda r: defer.ensureDeferred(main(r)))
 
@@ -377,8 +462,15 @@ def main() -> int:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(f"  K={k:4d}: {acts / a.step:6.1f} actions/s; act -> 4th view p50 {ms(pct(r, 50))}  p99 {ms(p99)}"
               f"  (n={len(r)});  host: p99 {ms(pct(h.get('window_host', h['host']), 99))} per act, "
-              f"{100 * h.get('window_cpu', 0) / a.step:.0f}% of a core, {per:.2f} ms CPU per action;"
+              f"{100 * h.get('window_cpu', 0) / a.step:.0f}% of a core, {per:.2f} ms CPU per action; clients: "
+              f"{100 * (c.get('window_cpu') or 0) / a.step:.0f}% of a core;"
               f"  load avg {load:.1f}  {'ok' if ok else 'over 50 ms'}")
+        hd, cd = h.get("diag", {}), c.get("diag", {})
+        if hd and cd:
+            print(f"          event-loop lag max host {ms(hd['lag_max'])} ({hd['lag_over_20ms']} ticks > 20 ms), "
+                  f"clients {ms(cd['lag_max'])} ({cd['lag_over_20ms']});  GC pauses max host {ms(hd['gc_max'])} "
+                  f"({hd['gc_n']}), clients {ms(cd['gc_max'])} ({cd['gc_n']});  preempted host {hd['preempted']}, "
+                  f"clients {cd['preempted']} times")
         if acts:
             per_action.append(per)
             table_rates.append(acts / a.step / k)
