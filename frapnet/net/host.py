@@ -135,15 +135,19 @@ class Table:
     # --- descriptions ------------------------------------------------------------------------
     @property
     def names(self) -> list[str]:
+        """Per seat 0…n−1, the player's name ("" while empty)."""
         return [s.name for s in self.seats]
 
     def connection(self) -> list[str]:
+        """Per seat: ``"connected"``, ``"reconnecting"``, ``"bot"`` or ``"empty"``."""
         return [s.status for s in self.seats]
 
     def free_seats(self) -> int:
+        """How many seats are empty (for the LAN announcement's ``seats_free``)."""
         return sum(1 for s in self.seats if s.status == EMPTY)
 
     def players_info(self) -> list[dict]:
+        """The welcome's ``players``: per seat ``{"seat", "name", "connection"}``."""
         return [{"seat": s.index, "name": s.name, "connection": s.status} for s in self.seats]
 
     def _plugins(self) -> list[dict]:
@@ -158,6 +162,8 @@ class Table:
         return out
 
     def welcome(self, seat: int | None, token: str | None, lang: str) -> dict:
+        """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token``
+        (docs/protocol.md lists the fields)."""
         st = self.state
         spec = st.spec
         return {
@@ -460,6 +466,8 @@ class Table:
 
     # --- ending ------------------------------------------------------------------------------
     def result_dict(self) -> dict:
+        """``table``, ``game``, ``deals`` (started), ``match_over`` and the game's match report
+        (``balances`` and ``pot`` in whole chips, or ``points``)."""
         st = self.state
         out = {"table": self.name, "game": st.game, "deals": st.deal_no, "match_over": st.phase == engine.OVER}
         out.update(engine.match_report(st))
@@ -681,9 +689,11 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
 
     # the peer interface used by Table
     def send(self, msg: dict) -> None:
+        """Send one message map to this client (queued while it does not read)."""
         self.sendMessage(msg)
 
     def close(self, reason: str) -> None:
+        """Tell the client why (``closing``), then close after what is already written."""
         self.sendMessage({"type": "closing", "reason": reason, "result": None})
         self.dropConnection(reason)
 
