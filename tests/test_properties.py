@@ -277,8 +277,10 @@ def play_and_check(state, seed, deals, full_views=True, max_steps=None):
                 cands = [c for c in candidates(state, s, pack, rng) if c not in legal_s and c != ("look",)]
                 for cand in rng.sample(cands, min(4, len(cands))):
                     check_rejected(state, s, cand, snapshot)
-            # Every legal action of a few is accepted; then take one at random.
-            for a in rng.sample(legal, min(2, len(legal))):
+            # Every legal action is accepted (a sample of 3 where there are many, or in long
+            # matches); then take one at random.
+            k = len(legal) if full_views and len(legal) <= 20 else min(3, len(legal))
+            for a in rng.sample(legal, k):
                 engine.apply(state, seat, a)
             action = rng.choice(legal)
             version = state.version
