@@ -524,3 +524,14 @@ def test_F6_amounts_beyond_64_bits_are_shown_exactly():
     box = text_of(render.settlement(s))
     assert str(big) in box and f"−{big + 100}" in box
     assert f"remise {big}" in s.settlement_line() and f"Pot {big} carried" in box
+
+
+def test_F12_a_passed_out_round_shows_the_new_trump_and_the_dead_turn_up():
+    st = table()
+    for seat in range(4):
+        st = act(st, seat, "pass")
+    s = screen_at(st, 0)
+    head = text_of(render.header(s, 100))
+    new = st.deal.turn_up
+    assert f"turn-up {card_face(new)}" in head and "dead 7♦" in head and f"Trump {card_face(new)[-1]}" in head
+    assert "(round 2)" in head and "pot 800" in head  # F12: a top-up of one ante each

@@ -45,6 +45,11 @@ def header(s: Screen, w: int) -> list:
         parts += [("", "  " + _("turn-up") + " "), _card_inline(tu)]
     elif "turn_up" in v and s.trump:
         parts += [("", "  " + _("turn-up") + " "), ("class:dim", _("taken"))]
+    dead = v.get("dead_turn_ups")
+    if isinstance(dead, list) and dead:  # F12: turn-ups gone dead after a passed-out round
+        parts += [("class:dim", "  " + _("dead") + " ")]
+        for c in dead[:4]:
+            parts += [_card_inline(c), ("", " ")]
     if isinstance(v.get("talon"), int) and (v["talon"] > 0 or s.trump):
         parts += [("", "  " + _("talon {n}").format(n=v["talon"]))]
     if v.get("phase_label"):
