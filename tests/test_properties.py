@@ -9,9 +9,11 @@ seed; the seed then drives uniformly random legal play over a few deals. At ever
 - every card is in exactly one place (Frap: hands + talon + turn-up + dead turn-ups + discards
   + thrown-in cards + cards played == the pack; other games: :func:`generic_card_check`);
 - every seat to act has a legal action (other than ``look``) until the deal or match ends;
-- legal actions are accepted; candidate actions not in ``legal_actions`` (other verbs, other
-  cards of the pack, other seats) are rejected with a RuleError and change nothing
-  (except a second ``look``, F9: accepted as a no-op by design, so not a candidate);
+- ``legal_actions`` lists every legal action and no other: for the seat to act, every action of
+  the game's verbs within reach (each card of the pack, every set of the seat's own cards…) is
+  accepted exactly when listed; candidates not listed (also by another seat) are rejected with
+  a RuleError and change nothing (except a second ``look``, F9: accepted as a no-op by design,
+  so not a candidate);
 - no view of seat i contains a card seat i may not see, and a spectator's view only public
   cards (the whole view structure is scanned, labels included); events carry public cards only;
 - writing a record and replaying it gives an equal state and the same result.
@@ -22,6 +24,7 @@ import json
 import random
 import re
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -192,6 +195,44 @@ def candidates(state, seat, pack, rng):
     return out
 
 
+def all_candidates(state, seat, pack):
+    """Every action of the game's verbs for ``seat`` within reach: each card of the pack for a
+    card verb, every set of up to four of the seat's own cards (and a stranger) for a card-list
+    verb, 0…15 for a number, each suit."""
+    hand = sorted(set(getattr(state.deal, "hands", [[]] * state.players)[seat]), key=cards.card_key)
+    out = []
+    for verb, kind in state.spec.verbs.items():
+        if kind is ARG_NONE:
+            out.append((verb,))
+        elif kind == ARG_CARD:
+            out.extend((verb, c) for c in sorted(set(pack), key=cards.card_key))
+        elif kind == ARG_CARDS:
+            for k in range(min(4, len(hand)) + 1):
+                out.extend((verb, c) for c in combinations(hand, k))
+            stranger = next((c for c in pack if c not in hand), None)
+            if stranger:
+                out.append((verb, (stranger,)))
+        elif kind == ARG_INT:
+            out.extend((verb, i) for i in range(16))
+        elif kind == ARG_SUIT:
+            out.extend((verb, su) for su in cards.SUITS)
+    return out
+
+
+def check_exactly_legal(state, seat, legal, pack, rng, snapshot):
+    """legal_actions lists every legal action and no other: each candidate is accepted exactly
+    when it is listed (a second ``look`` aside, F9)."""
+    listed = set(legal)
+    cands = all_candidates(state, seat, pack)
+    if len(cands) > 400:
+        cands = rng.sample(cands, 60)
+    for cand in cands:
+        if cand in listed:
+            engine.apply(state, seat, cand)
+        elif cand != ("look",):
+            check_rejected(state, seat, cand, snapshot)
+
+
 def same(a, b):
     """``a`` and ``b`` hold the same match and deal (history compared by identity: it is
     persistent and shared by clones, so an unchanged state has the very same one)."""
@@ -277,11 +318,13 @@ def play_and_check(state, seed, deals, full_views=True, max_steps=None):
                 cands = [c for c in candidates(state, s, pack, rng) if c not in legal_s and c != ("look",)]
                 for cand in rng.sample(cands, min(4, len(cands))):
                     check_rejected(state, s, cand, snapshot)
-            # Every legal action is accepted (a sample of 3 where there are many, or in long
-            # matches); then take one at random.
-            k = len(legal) if full_views and len(legal) <= 20 else min(3, len(legal))
-            for a in rng.sample(legal, k):
-                engine.apply(state, seat, a)
+            # Every legal action is accepted and every other candidate refused (in long matches:
+            # a sample of 3 legal ones); then take one at random.
+            if full_views:
+                check_exactly_legal(state, seat, legal, pack, rng, snapshot)
+            else:
+                for a in rng.sample(legal, min(3, len(legal))):
+                    engine.apply(state, seat, a)
             action = rng.choice(legal)
             version = state.version
             state, events = engine.apply(state, seat, action)
