@@ -769,3 +769,32 @@ def test_F9_declining_a_cut_in_counts_as_looking():
     assert st.deal.looked[3] is False
     st, ev = engine.apply(st, 3, ("decline",))
     assert st.deal.looked[3] is True and ev[0] == {"type": "look", "seat": 3}
+
+
+def test_F16_take_trump_by_seat_to_act_in_any_phase():
+    # record-format.md: take_trump by anyone but the blind frapper names F16 (it wins over the
+    # phase's rule for the seat to act); the blind frapper's take_trump outside the start of its
+    # buying turn is F16 too.
+    st, _ = table(hands=HANDS_A, turn_up="7C")
+    assert rule_of(st, 1, ("take_trump", "AS")) == "F16"  # bidding
+    assert rule_of(st, 2, ("take_trump", "JS")) == "F10"  # not to act: the phase's rule
+    st, _ = play(st, [(1, "blind_frap"), (2, "whist"), (3, "pass"), (0, "pass"),
+                      (1, "buy", ()), (2, "buy", ())])
+    assert st.deal.phase == "cut" and rule_of(st, 3, ("take_trump", "KH")) == "F16"
+    st, _ = play(st, [(3, "decline"), (0, "decline")])
+    assert st.deal.phase == "play" and rule_of(st, 1, ("take_trump", "AS")) == "F16"
+
+
+def test_F10_F11_F15_F17_F19_verb_the_phase_does_not_allow_names_the_phase():
+    st, _ = table(hands=HANDS_A, turn_up="7C")
+    assert rule_of(st, 1, ("decline",)) == "F10"
+    st, _ = engine.apply(st, 1, ("frap",))
+    assert rule_of(st, 2, ("buy", ())) == "F11"
+    st, _ = play(st, [(2, "whist"), (3, "pass"), (0, "pass")])
+    assert rule_of(st, 1, ("frap",)) == "F15" and rule_of(st, 1, ("play", "AS")) == "F15"
+    st, _ = play(st, [(1, "buy", ()), (2, "buy", ())])
+    assert rule_of(st, 3, ("whist",)) == "F17" and rule_of(st, 3, ("discard", "KH")) == "F17"
+    assert rule_of(st, 3, ("frap",)) == "F17"
+    st, _ = play(st, [(3, "decline"), (0, "decline")])
+    assert rule_of(st, 1, ("buy", ())) == "F19" and rule_of(st, 1, ("discard", "AS")) == "F19"
+    assert rule_of(st, 1, ("whist",)) == "F19"
