@@ -175,7 +175,7 @@ def test_F15_buying_toggles_cards_and_confirms_only_a_legal_set():
     assert press_all(s, ["1", "3"]) == []
     assert set(s.selected_cards()) == {"AS", "7H"}
     assert "[Enter] Buy: discard A♠ 7♥" in text_of(render.actions(s, 100))
-    assert "chosen: 2" in text_of(render.hand(s, 100))
+    assert "chosen 2 (allowed 0–4)" in text_of(render.hand(s, 100))
     assert s.press("1") == [] and s.selected_cards() == ["7H"]           # toggled off again
     assert s.press("right") == [] and s.cursor in range(4)
     s.cursor = 3

@@ -88,7 +88,7 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     # amounts are never cut (F6: exact at any size): the balance column grows to fit
     bw = max([width(fmt_amount(b)) + 1 for b in bal if isinstance(b, int)] + [0])
     if not compact:
-        cols = (2, 22, 2, 14, 12, 7, max(11, bw))
+        cols = (2, 20, 2, 13, 14, 7, max(11, bw))
         head = ["", _("player"), "", _("state"), _("bid"), _("tricks"), ledger]
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
@@ -167,11 +167,11 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
     else:
         out += [("class:dim", " " + _("The next deal starts in a moment."))]
     if g is not None and g.kind == "card":
-        out += [("", "  " + _("{what} — press the card's number, or ← → and Enter").format(what=g.title))]
+        out += [("", " " + _("{what} — press the card's number, or ← → and Enter").format(what=g.title))]
     elif g is not None and g.kind == "cards":
         lo, hi = s.counts() or (0, 0)
         need = f"{lo}–{hi}" if lo != hi else str(lo)
-        out += [("", "  " + _("{what} — choose {need} (Space toggles, Enter confirms); chosen: {k}")
+        out += [("", " " + _("{what} — chosen {k} (allowed {need}); Space toggles")
                  .format(what=g.title, need=need, k=len(s.selected)))]
     out += [("", "\n")]
     # the cards
