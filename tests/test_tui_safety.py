@@ -110,3 +110,42 @@ def test_the_real_renderer_writes_no_injected_sequence():
     for payload in ("\x1b]", "\x07", "\x1bP", "\x9b", "\x9d", "\u202e", "\x08", "\x00", "\x1b[5m", "\x1b[31mRed"):
         assert payload not in data, repr(payload)
     assert "PWNED" not in data and "TABLE-TITLE" not in data and "LONG" not in data
+
+
+def test_odd_views_from_a_host_never_crash_the_screen():
+    """Whatever shapes a (buggy or hostile) host sends in a view, event or chat, the screen model
+    and the drawing code neither raise nor emit control characters."""
+    from hypothesis import given, settings, strategies as st_
+
+    scalars = st_.one_of(st_.none(), st_.booleans(), st_.integers(-2 ** 80, 2 ** 80), st_.text(max_size=12),
+                         st_.sampled_from(["AS", "10H", "RJ", "QD", "7C", "\x1b[2J", "H", "S"]))
+    values = st_.recursive(scalars, lambda inner: st_.one_of(st_.lists(inner, max_size=5),
+                                                             st_.dictionaries(st_.text(max_size=6), inner, max_size=4)),
+                           max_leaves=12)
+    keys = ["players", "seat", "names", "connection", "seats", "hand", "hand_count", "actions", "to_act", "trump",
+            "turn_up", "talon", "trick", "last_trick", "last_winner", "balances", "pot", "deal_no", "dealer",
+            "last_report", "phase", "phase_label", "round", "dead_turn_ups", "ledger", "match_over", "table"]
+    action = st_.fixed_dictionaries({"action": st_.one_of(values, st_.lists(st_.sampled_from(
+        ["play", "buy", "look", "AS", "10H"]), min_size=1, max_size=2)), "label": values})
+
+    @settings(max_examples=150, deadline=None)
+    @given(st_.dictionaries(st_.sampled_from(keys), values, max_size=len(keys)), st_.lists(action, max_size=4),
+           st_.lists(st_.sampled_from(["1", "2", "enter", "space", "right", "l", "p", "u", "card:0", "."]),
+                     max_size=6), values)
+    def check(view, actions, presses, junk):
+        view = dict(view, actions=actions)
+        s = Screen()
+        s.set_view(view)
+        s.add_event(junk if isinstance(junk, dict) else {"type": "deal_end", "report": junk, "text": junk})
+        s.add_chat({"name": junk, "text": junk})
+        s.add_error({"message": junk, "rule": junk})
+        for k in presses:
+            s.press(k)
+        s.overlay = "settlement" if s.settlement else None
+        frags = (render.header(s, 80) + render.seats(s, 80) + render.seats(s, 80, compact=True)
+                 + render.hand(s, 80) + render.actions(s, 80) + render.log_lines(s) + render.status_bar(s, 80)
+                 + render.settlement(s) + render.help_screen(s) + render.quit_dialog(s))
+        text = "".join(f[1] for f in frags)
+        assert not [ch for ch in text if unicodedata.category(ch)[0] == "C" and ch != "\n"]
+
+    check()

@@ -209,6 +209,45 @@ def assign_keys(groups: list[Group]) -> dict[str, tuple[list, str] | Group]:
     return out
 
 
+# --- the view, checked -----------------------------------------------------------------------
+
+def _int(x):
+    return x if isinstance(x, int) and not isinstance(x, bool) else None
+
+
+def _str(x):
+    return x if isinstance(x, str) else None
+
+
+def clean_view(v: dict) -> dict:
+    """The view with every generic key of the wrong type replaced by its empty value, so that a
+    buggy or hostile host cannot crash the client (keys not listed here are kept as sent)."""
+    out = dict(v)
+    lists = {k: v.get(k) if isinstance(v.get(k), list) else [] for k in
+             ("names", "connection", "seats", "actions", "to_act", "trick", "last_trick", "balances",
+              "dead_turn_ups")}
+    out.update(lists)
+    out["names"] = [n if isinstance(n, str) else safe_text(n) for n in lists["names"]]
+    out["connection"] = [c if isinstance(c, str) else "" for c in lists["connection"]]
+    out["seats"] = [x if isinstance(x, dict) else {} for x in lists["seats"]]
+    out["to_act"] = [x for x in lists["to_act"] if _int(x) is not None]
+    for k in ("trick", "last_trick"):
+        out[k] = [list(t) for t in lists[k] if isinstance(t, (list, tuple)) and len(t) == 2
+                  and _int(t[0]) is not None and isinstance(t[1], str)]
+    out["dead_turn_ups"] = [c for c in lists["dead_turn_ups"] if isinstance(c, str)]
+    for k in ("players", "seat", "hand_count", "talon", "last_winner", "dealer", "deal_no", "round", "pot"):
+        out[k] = _int(v.get(k))
+    if out["players"] is not None and not 0 < out["players"] <= 64:
+        out["players"] = None
+    for k in ("trump", "turn_up", "phase", "phase_label", "ledger", "table", "title", "game"):
+        out[k] = _str(v.get(k))
+    h = v.get("hand")
+    out["hand"] = [c for c in h if isinstance(c, str)] if isinstance(h, list) else None
+    out["last_report"] = v.get("last_report") if isinstance(v.get("last_report"), dict) else None
+    out["match_over"] = v.get("match_over") is True
+    return out
+
+
 # --- the screen model -------------------------------------------------------------------------
 
 class Screen:
@@ -266,6 +305,7 @@ class Screen:
         """A new view from the host: recompute the offered actions, keep a still-valid selection."""
         if not isinstance(view, dict):
             return
+        view = clean_view(view)
         prev = self.view
         self.view = view
         n = self.players
