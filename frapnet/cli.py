@@ -28,6 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)  # F6: amounts are exact at any size, in records and on screen
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
