@@ -2,12 +2,19 @@
 network clients against a real host over loopback."""
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+import textwrap
 from collections import Counter
 
 import pytest
+from twisted.internet.task import Clock
 
 from frapnet import engine
+from frapnet.bots.client import Bot, start_bots
 from frapnet.bots.strategy import LEVELS, NoAction, Strategy, choose, frap_estimate, legal, trick_best
 
 
@@ -267,17 +274,6 @@ def test_basic_generic_play_without_the_plugin():
 
 
 # --- the bot as a network client: decisions through the real TableClient dispatch ----------------
-
-import json  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import textwrap  # noqa: E402
-
-from twisted.internet.task import Clock  # noqa: E402
-
-from frapnet.bots.client import Bot, start_bots  # noqa: E402
-
 
 class Wire:
     """Feeds host messages to a Bot's TableClient as its protocol would, and records what it sends."""
