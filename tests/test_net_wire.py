@@ -145,6 +145,8 @@ def test_clean_text_strips_controls_and_escapes():
 
 
 def test_hello_validation():
+    for tag, lang in [("ru_RU.UTF-8", "ru"), ("en-GB", "en"), ("", "en"), ("\x1b[", "en"), ("RU", "ru")]:
+        assert check_client_message({"type": "hello", "protocol": "1.0", "name": "x", "lang": tag})["lang"] == lang
     ok = check_client_message({"type": "hello", "protocol": "1.0", "name": " Olga\x1b ", "lang": "ru"})
     assert ok["name"] == "Olga" and ok["lang"] == "ru" and ok["spectate"] is False and ok["token"] is None
     for bad, code in [({"type": "hello", "name": "x"}, "bad_message"),

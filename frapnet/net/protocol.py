@@ -125,7 +125,7 @@ def check_client_message(msg: dict) -> dict:
             raise ProtocolError("bad_message", f"hello: seat {seat} is out of range")
         return {
             "type": "hello", "protocol": version, "name": clean,
-            "lang": clean_text(_field(msg, "lang", (str,), default="en", max_len=MAX_LANG), MAX_LANG) or "en",
+            "lang": normalize_lang(_field(msg, "lang", (str,), default="en", max_len=MAX_LANG)),
             "password": _field(msg, "password", (str,), max_len=MAX_PASSWORD),
             "token": _field(msg, "token", (str,), max_len=MAX_TOKEN),
             "spectate": bool(_field(msg, "spectate", (bool,), default=False)),
@@ -152,6 +152,13 @@ def check_client_message(msg: dict) -> dict:
         return out
     raise ProtocolError("unknown_kind", f"unknown message type {kind[:40]!r} "
                                         f"(client messages: {', '.join(CLIENT_KINDS)})")
+
+
+def normalize_lang(lang: str) -> str:
+    """A language tag reduced to its primary subtag: ``"ru_RU.UTF-8"``, ``"ru-RU"`` → ``"ru"``
+    (``"en"`` if nothing is left)."""
+    head = lang.strip().replace("-", "_").split(".", 1)[0].split("_", 1)[0].lower()
+    return head if head.isalpha() and head.isascii() else "en"
 
 
 def version_compatible(version: str) -> bool:
