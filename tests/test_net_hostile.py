@@ -230,3 +230,52 @@ def test_real_host_survives_attacks_and_the_match_finishes():
     # every refusal was logged with its reason
     for needle in ("malformed", "too_large", "flood", "refused act: stale", "refused act: illegal [F", "left seat 0"):
         assert needle in err, needle
+
+
+SLOW_READER = r'''
+import json, socket
+from twisted.internet import defer, task
+from frapnet.net import wire, host as H
+
+H.HostProtocol.max_queued = 8 * 1024          # small, so the test is quick
+aborted = []
+_overflow = H.HostProtocol.outboundOverflow
+
+
+def spy(self):
+    aborted.append(self.peer_desc)
+    _overflow(self)
+
+
+H.HostProtocol.outboundOverflow = spy
+
+
+async def main(reactor):
+    handle = H.start_host(reactor, players=4, bots=4, seed="1", deals=150, pause=0.0, level="random")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    s.connect(("127.0.0.1", handle.port))
+    s.sendall(wire.frame({"type": "hello", "protocol": "1.0", "name": "Sloth", "spectate": True}))
+    result = await handle.finished                 # it never reads while the match runs
+    await handle.stop()
+    reset = False
+    try:
+        s.settimeout(2)
+        while s.recv(65536):
+            pass
+    except ConnectionResetError:
+        reset = True
+    print(json.dumps({"deals": result["deals"], "aborted": aborted, "reset": reset}))
+
+
+task.react(lambda r: defer.ensureDeferred(main(r)))
+'''
+
+
+def test_a_client_that_does_not_read_is_aborted_the_match_goes_on():
+    """stack-notes.md "Host robustness": the outbound queue is bounded; a spectator that never
+    reads its socket (tiny receive buffer) is aborted; the four computer players finish 150 deals."""
+    p = subprocess.run([sys.executable, "-c", SLOW_READER], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["deals"] == 150 and len(out["aborted"]) == 1 and out["reset"] is True
