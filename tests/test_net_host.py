@@ -437,3 +437,25 @@ def test_several_tables_one_host_are_independent():
     assert a.state.version > 0 and b.state.version == vb
     assert not first.open and all(c.open for c in cb)
     assert b.state.balances == [-200, -200] and to_act(cb)  # table B plays on
+
+
+def test_record_journaled_per_action_then_per_deal_when_large(tmp_path, monkeypatch):
+    """Principle 5: the record on disk holds every accepted action before it is announced; a
+    record past RECORD_EVERY_ACTION_LIMIT is rewritten at deal boundaries only."""
+    from frapnet.net import host as hostmod
+    path = tmp_path / "r.json"
+    table, factory, clock = make(record=str(path))
+    conns = seat_all(factory)
+    c = to_act(conns)[0]
+    c.act(["pass"])
+    assert record.load(str(path))["deals"][0]["actions"] == [[c.welcome["seat"], "pass"]]
+    monkeypatch.setattr(hostmod, "RECORD_EVERY_ACTION_LIMIT", 10)
+    c = to_act(conns)[0]
+    c.act(["pass"])
+    assert len(record.load(str(path))["deals"][0]["actions"]) == 1  # not rewritten mid-deal
+    rng = random.Random(1)
+    while table.state.deal_no == 1 and table.state.phase == "deal":
+        c = to_act(conns)[0]
+        c.act(rng.choice(c.view["actions"])["action"])
+    rec = record.load(str(path))
+    assert engine.record(table.state) == rec  # written at the deal's end

@@ -49,6 +49,9 @@ from frapnet.net.protocol import (PROTOCOL_VERSION, ProtocolError, check_client_
 log = Logger(namespace="frapnet.host")
 
 EMPTY, CONNECTED, RECONNECTING, BOT = "empty", "connected", "reconnecting", "bot"
+RECORD_EVERY_ACTION_LIMIT = 1024 * 1024
+"""Up to this size (bytes) the record is rewritten after every accepted action; beyond it, at
+every deal start and end only."""
 
 
 class Seat:
@@ -94,7 +97,9 @@ class Table:
     ``password`` (None: open), ``grace`` (seconds a dropped player keeps the seat before the
     host plays it), ``pause`` (seconds between deals), ``deals`` (stop after this many; None:
     until the game's match ends), ``record`` (a path: the record is rewritten, atomically,
-    after every accepted action and deal start — before anyone is told), ``reserved`` (seats kept for ``--bots``: a hello without ``seat`` skips them),
+    after every accepted action and deal start — before anyone is told; past
+    :data:`RECORD_EVERY_ACTION_LIMIT` bytes at deal boundaries only), ``reserved`` (seats kept
+    for ``--bots``: a hello without ``seat`` skips them),
     ``level`` (the takeover bot's level), ``bot_delay`` (seconds before a takeover move),
     ``on_finish`` (called once with the result dict), ``registry`` (plugins).
     """
@@ -131,6 +136,7 @@ class Table:
         self.actions_applied = 0
         self.rejected = 0
         self.on_seats_changed: Callable[[], Any] | None = None
+        self._record_size = 0
 
     # --- descriptions ------------------------------------------------------------------------
     @property
@@ -357,7 +363,10 @@ class Table:
             raise ProtocolError("illegal", exc.message, exc.rule) from None
         self.state = new
         self.actions_applied += 1
-        self.write_record()  # journaled before its effects are sent (design.md principle 5)
+        # journaled before its effects are sent (design.md principle 5); a very long match's
+        # record is rewritten at deal boundaries only, so a move never waits on megabytes of I/O
+        if self._record_size <= RECORD_EVERY_ACTION_LIMIT or self.state.phase != engine.DEAL:
+            self.write_record()
         self._changed(events)
         self._after_change()
 
@@ -563,9 +572,11 @@ class Table:
         from frapnet import record
         tmp = f"{self.record_path}.tmp{os.getpid()}"
         try:
+            text = record.dumps(engine.record(self.state))
             with open(tmp, "w", encoding="utf-8") as f:
-                f.write(record.dumps(engine.record(self.state)))
+                f.write(text)
             os.replace(tmp, self.record_path)
+            self._record_size = len(text)
         except OSError as exc:
             log.error("cannot write the record {path}: {err}", path=self.record_path, err=exc)
 
