@@ -41,7 +41,7 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from frapnet import engine
-from frapnet.errors import PluginError, RuleError
+from frapnet.errors import RuleError
 from frapnet.net import wire
 from frapnet.net.protocol import (PROTOCOL_VERSION, ProtocolError, check_client_message, error_message,
                                   version_compatible)
