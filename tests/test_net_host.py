@@ -187,6 +187,47 @@ def test_match_starts_when_all_seats_taken_F7():
     assert ev[0]["event"]["type"] == "deal" and "deals" in ev[0]["event"]["text"]
 
 
+def test_action_stays_current_while_other_seats_only_look():
+    """F9: another seat looking at its cards bumps the table's version but not the choices of
+    the seat to act (F10), so that seat's action made against the older view is accepted."""
+    table, factory, _ = make()
+    conns = seat_all(factory)
+    first = to_act(conns)[0]
+    v0 = table.state.version
+    lookers = [c for c in conns if c is not first]
+    for c in lookers:
+        c.act(["look"], version=v0)
+        assert c.errors() == []
+    assert table.state.version == v0 + 3
+    first.act(["pass"], version=v0)
+    assert first.errors() == [] and table.state.version == v0 + 4
+    assert table.state.deal.declared[first.welcome["seat"]] == "pass"
+    first.act(["pass"], version=v0)  # sent twice: never applied twice
+    assert first.errors()[0]["code"] == "stale" and table.state.version == v0 + 4
+
+
+def test_simultaneous_pass_cards_all_accepted_against_one_version():
+    """K3 (Frak You): every seat chooses its three cards at the same time; each choice made
+    against the deal's first view is accepted, although the others' choices bump the version."""
+    from frapnet.plugins import default_registry
+    if "frak_you" not in default_registry().games:
+        pytest.skip("frapnet-frak-you is not installed")
+    clock = Clock()
+    table = Table("T", "frak_you", 4, {}, clock=clock, rng=random.Random(3), pause=0.0)
+    factory = HostFactory({"T": table}, clock)
+    conns = seat_all(factory)
+    for c in conns:
+        c.read()
+    v0 = table.state.version
+    assert sorted(table.state.to_act) == [0, 1, 2, 3]
+    for c in conns:
+        hand = c.view["hand"]
+        c.act(["pass_cards", hand[:3]], version=v0)
+        assert c.errors() == [], c.welcome["seat"]
+    assert table.state.version == v0 + 4
+    assert table.state.deal.phase == "play"  # K3: the exchange happened when the last seat chose
+
+
 def test_out_of_turn_stale_duplicate_wrong_seat_and_spectator():
     table, factory, _ = make()
     conns = seat_all(factory)

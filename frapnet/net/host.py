@@ -135,6 +135,12 @@ class Table:
         self._choose = bot_chooser()
         self.actions_applied = 0
         self.rejected = 0
+        # Per seat: the state version at which that seat's legal actions last changed, and those
+        # actions. An action made against any version since then is still current for that seat
+        # (another seat looking at its cards, or choosing its cards to pass at the same time,
+        # does not make it stale); one made before it — or sent twice — is refused as stale.
+        self._since = [0] * self.state.players
+        self._seat_actions: list = [None] * self.state.players
         self.on_seats_changed: Callable[[], Any] | None = None
         self._record_size = 0
 
@@ -329,6 +335,7 @@ class Table:
         self.rng.shuffle(deck)
         dealer = self.rng.randrange(self.state.players) if self.state.dealer is None else None  # F7: by lot
         self.state, events = engine.start_deal(self.state, deck, dealer)
+        self._track_versions(None)
         self.write_record()
         self._changed(events)
         self._after_change()
@@ -352,10 +359,11 @@ class Table:
         """Apply ``action`` for ``seat`` if ``version`` is the current state version."""
         if self.finished:
             raise ProtocolError("illegal", "the match has ended", "record")
-        if version != self.state.version:
+        if not isinstance(version, int) or not self._since[seat] <= version <= self.state.version:
             self.rejected += 1
-            raise ProtocolError("stale", f"the action was made against state version {version}; the table is at "
-                                         f"{self.state.version} (already applied, or the table moved on)")
+            raise ProtocolError("stale", f"the action was made against state version {version}; seat {seat}'s "
+                                         f"choices changed at version {self._since[seat]} (already applied, or "
+                                         f"the table moved on)")
         try:
             new, events = engine.apply(self.state, seat, action)
         except RuleError as exc:
@@ -363,12 +371,26 @@ class Table:
             raise ProtocolError("illegal", exc.message, exc.rule) from None
         self.state = new
         self.actions_applied += 1
+        self._track_versions(seat)
         # journaled before its effects are sent (design.md principle 5); a very long match's
         # record is rewritten at deal boundaries only, so a move never waits on megabytes of I/O
         if self._record_size <= RECORD_EVERY_ACTION_LIMIT or self.state.phase != engine.DEAL:
             self.write_record()
         self._changed(events)
         self._after_change()
+
+    def _track_versions(self, actor: int | None) -> None:
+        """Note, per seat, whether its legal actions changed with the new state (see ``_since``).
+
+        ``actor`` (the seat whose action was just applied; None at a deal start: every seat)
+        always counts as changed, so a duplicate of its action is refused as stale.
+        """
+        st = self.state
+        for seat in range(st.players):
+            acts = engine.legal_actions(st, seat)
+            if seat == actor or actor is None or acts != self._seat_actions[seat]:
+                self._since[seat] = st.version
+            self._seat_actions[seat] = acts
 
     def _after_change(self) -> None:
         st = self.state
@@ -545,6 +567,7 @@ class Table:
             if i == 0:
                 self.rng.randrange(st.players)
         self.state = state
+        self._track_versions(None)
         saved = []
         if self.seats_path and os.path.exists(self.seats_path):
             try:
