@@ -535,3 +535,28 @@ def test_F12_a_passed_out_round_shows_the_new_trump_and_the_dead_turn_up():
     new = st.deal.turn_up
     assert f"turn-up {card_face(new)}" in head and "dead 7♦" in head and f"Trump {card_face(new)[-1]}" in head
     assert "(round 2)" in head and "pot 800" in head  # F12: a top-up of one ante each
+
+
+def test_F27_joining_player_is_shown_every_option_and_house_rule():
+    """F27: the table shows every option and house rule to every joining player (once, not
+    again on a reconnect's welcome); hostile text in them is neutralised."""
+    from frapnet.tui.model import Screen
+    from frapnet.tui import i18n
+
+    welcome = {"type": "welcome", "game": "frap", "title": "Frap", "seat": 0,
+               "options": {"deck": "auto", "ante": 200, "cut_in": False, "graded_remise": True,
+                           "revoke": "refuse"},
+               "house_rules": ["five_card_frap", "evil\x1b[2J"]}
+    s = Screen()
+    s.set_welcome(welcome)
+    text = [t for _, t in s.log]
+    assert text[0] == ("Table rules — Frap: deck auto, ante 200, cut in off, graded remise on, "
+                       "revoke refuse")
+    assert text[1].startswith("House rules: five_card_frap, evil") and "\x1b" not in text[1]
+    s.set_welcome(welcome)
+    assert len(s.log) == 2
+    ru = Screen(i18n.translation("ru").gettext, "ru")
+    ru.set_welcome(dict(welcome, house_rules=[]))
+    assert [t for _, t in ru.log] == [
+        "Правила стола — Frap: deck auto, ante 200, cut in нет, graded remise да, revoke refuse",
+        "Домашние правила: нет"]

@@ -248,6 +248,25 @@ def clean_view(v: dict) -> dict:
     return out
 
 
+def table_rules_lines(welcome: dict, _: Callable[[str], str]) -> list[str]:
+    """The table's game, options and house rules in a few plain lines (F27), from the welcome.
+
+    Everything comes from the host, so names and values are made safe for the terminal.
+    """
+    title = safe_text(welcome.get("title") or welcome.get("game") or "", 30)
+    options = welcome.get("options") if isinstance(welcome.get("options"), dict) else {}
+    parts = []
+    for k, v in list(options.items())[:24]:
+        if isinstance(v, bool):
+            v = _("on") if v else _("off")
+        parts.append(f"{safe_text(k, 24).replace('_', ' ')} {safe_text(str(v), 24)}")
+    lines = [_("Table rules — {game}: {options}").format(game=title, options=", ".join(parts) or "—")]
+    hrs = welcome.get("house_rules") if isinstance(welcome.get("house_rules"), list) else []
+    names = [safe_text(str(h), 30) for h in hrs[:12]]
+    lines.append(_("House rules: {names}").format(names=", ".join(names) if names else _("none")))
+    return lines
+
+
 # --- the screen model -------------------------------------------------------------------------
 
 class Screen:
@@ -285,7 +304,13 @@ class Screen:
     # --- input from the connection -----------------------------------------------------------
 
     def set_welcome(self, info: dict) -> None:
+        """The host's welcome: remember it, and show the table's rules once (F27: every option
+        and house rule is shown to every joining player)."""
+        first = self.welcome is None
         self.welcome = info if isinstance(info, dict) else {}
+        if first:
+            for line in table_rules_lines(self.welcome, self._):
+                self.add_log("rules", line)
 
     def set_status(self, status: str) -> None:
         """``connecting``, ``connected``, ``reconnecting`` or ``closed`` (the TableClient's)."""
