@@ -14,6 +14,15 @@ from frapnet.errors import PluginError, RuleError
 
 FORMAT = "frapnet-record/1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
+MAX_INT_DIGITS = 10_000
+"""Longest integer literal a record may hold (F6 amounts have no upper limit, but parsing a
+decimal integer costs time quadratic in its length: a million digits takes seconds)."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(text)} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
 
 
 class ReplayError(Exception):
@@ -33,9 +42,11 @@ def loads(text: str | bytes) -> dict:
     if len(text) > MAX_RECORD_BYTES:
         raise ReplayError("record", f"the record is larger than {MAX_RECORD_BYTES} bytes")
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_int=_parse_int)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ReplayError("record", f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ReplayError("record", "not valid JSON: nested too deeply") from None
     if not isinstance(obj, dict):
         raise ReplayError("record", f"a record is a JSON object, not {type(obj).__name__}")
     return obj

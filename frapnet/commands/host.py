@@ -59,6 +59,45 @@ def parse_options(items: list[str]) -> dict:
     return out
 
 
+def check_arguments(args) -> str | None:
+    """What is wrong with the non-rule arguments (None if nothing), checked before listening:
+    ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay`` finite and
+    ≥ 0 seconds; ``--name`` without control characters, at most 63 bytes of UTF-8 (a DNS-SD
+    instance name, and hello.table's limit); ``--record`` a file this process can create or
+    replace (probed by creating and removing a temporary file beside it)."""
+    import math
+    import os
+    import unicodedata
+
+    if not 0 <= args.port <= 65535:
+        return f"--port must be 0…65535 (0: any free port), not {args.port}"
+    if args.deals is not None and args.deals < 1:
+        return f"--deals must be at least 1, not {args.deals}"
+    for flag, value in (("--grace", args.grace), ("--pause", args.pause), ("--bot-delay", args.bot_delay)):
+        if not math.isfinite(value) or value < 0:
+            return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
+    if args.name is not None:
+        if any(unicodedata.category(ch)[0] == "C" for ch in args.name):
+            return f"--name {args.name!r}: control characters are not allowed in a table name"
+        if not args.name.strip() or len(args.name.encode("utf-8")) > 63:
+            return f"--name {args.name!r}: a table name is 1…63 bytes of UTF-8"
+    if args.record:
+        path = os.path.abspath(args.record)
+        folder = os.path.dirname(path)
+        if os.path.isdir(path):
+            return f"--record {args.record}: is a directory, not a file"
+        if not os.path.isdir(folder):
+            return f"--record {args.record}: no folder {folder}"
+        probe = f"{path}.tmp{os.getpid()}"  # the name write_record uses for its atomic rewrite
+        try:
+            with open(probe, "w", encoding="utf-8"):
+                pass
+            os.remove(probe)
+        except OSError as exc:
+            return f"--record {args.record}: cannot write into {folder}: {exc.strerror}"
+    return None
+
+
 def run(args) -> int:
     import json
     import socket
@@ -75,11 +114,10 @@ def run(args) -> int:
         print("frapnet host: --resume needs --record FILE (the match to continue)", file=sys.stderr)
         return 2
     import os
-    if args.record:
-        folder = os.path.dirname(os.path.abspath(args.record))
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            print(f"frapnet host: --record {args.record}: cannot write into {folder}", file=sys.stderr)
-            return 2
+    problem = check_arguments(args)
+    if problem:
+        print(f"frapnet host: {problem}", file=sys.stderr)
+        return 2
     from frapnet import engine
     from frapnet.plugins import default_registry
     registry = default_registry(args.plugins_dir)

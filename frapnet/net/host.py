@@ -29,6 +29,7 @@ level (stack-notes.md): pass one in.
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import os
@@ -52,6 +53,13 @@ EMPTY, CONNECTED, RECONNECTING, BOT = "empty", "connected", "reconnecting", "bot
 RECORD_EVERY_ACTION_LIMIT = 1024 * 1024
 """Up to this size (bytes) the record is rewritten after every accepted action; beyond it, at
 every deal start and end only."""
+
+
+def _same_secret(given: str, secret: str) -> bool:
+    """Timing-safe comparison of a password or seat token: both are hashed first (SHA-256), so
+    neither the content nor the length of ``secret`` shows in how long a wrong guess takes."""
+    return hmac.compare_digest(hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest(),
+                               hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest())
 
 
 class Seat:
@@ -101,7 +109,9 @@ class Table:
     :data:`RECORD_EVERY_ACTION_LIMIT` bytes at deal boundaries only), ``reserved`` (seats kept
     for ``--bots``: a hello without ``seat`` skips them),
     ``level`` (the takeover bot's level), ``bot_delay`` (seconds before a takeover move),
-    ``on_finish`` (called once with the result dict), ``registry`` (plugins).
+    ``on_finish`` (called once with the result dict), ``registry`` (plugins),
+    ``max_spectators`` (more spectators are refused with ``busy``, so that watchers can never
+    fill the host's connections and lock players out of their seats).
     """
 
     def __init__(self, name: str, game: str = "frap", players: int = 4, options: dict | None = None,
@@ -109,7 +119,7 @@ class Table:
                  password: str | None = None, grace: float = 120.0, pause: float = 1.0,
                  deals: int | None = None, record: str | None = None, reserved: Iterable[int] = (),
                  level: str = "basic", bot_delay: float = 0.0, on_finish: Callable[[dict], Any] | None = None,
-                 registry=None, seed: Any = None) -> None:
+                 registry=None, seed: Any = None, max_spectators: int = 32) -> None:
         self.name = name
         self.registry = registry
         self.state = engine.new_match(game, players, options or {}, tuple(house_rules), registry)
@@ -127,6 +137,7 @@ class Table:
         reserved = set(reserved)
         self.seats = [Seat(i, i in reserved) for i in range(players)]
         self.spectators: list = []
+        self.max_spectators = max_spectators
         self.started = False
         self.finished = False
         self.result: dict | None = None
@@ -249,13 +260,15 @@ class Table:
         if not version_compatible(hello["protocol"]):
             raise ProtocolError("version", f"protocol {hello['protocol']!r} is not compatible with this "
                                            f"host's {PROTOCOL_VERSION}", fatal=True)
-        if self.password is not None and not hmac.compare_digest(
-                (hello.get("password") or "").encode(), self.password.encode()):
+        if self.password is not None and not _same_secret(hello.get("password") or "", self.password):
             raise ProtocolError("password", "wrong or missing password for table " + repr(self.name), fatal=True)
         peer.lang = hello["lang"]
         if self.finished:
             raise ProtocolError("table_full", "the match at this table has ended", fatal=True)
         if hello["spectate"]:
+            if len(self.spectators) >= self.max_spectators:
+                raise ProtocolError("busy", f"table {self.name!r} already has {self.max_spectators} spectators; "
+                                            "try later", fatal=True)
             self.spectators.append(peer)
             peer.seat = None
             log.info("table {table}: spectator {name} joined", table=self.name, name=hello["name"])
@@ -274,7 +287,7 @@ class Table:
         token = hello.get("token")
         if token:
             for s in self.seats:
-                if s.token is not None and hmac.compare_digest(s.token.encode(), token.encode()):
+                if s.token is not None and _same_secret(token, s.token):
                     return self._reclaim(s, peer, hello)
             raise ProtocolError("bad_token", "that seat token is not valid at this table (the seat was given up)",
                                 fatal=True)
@@ -617,6 +630,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
 
     seat: int | None = None
     table: Table | None = None
+    addr_host = None
     lang = "en"
     name = ""
 
@@ -767,19 +781,24 @@ class _BusyProtocol(wire.FramedProtocol):
 class HostFactory(tprotocol.ServerFactory):
     """Accepts connections for ``tables`` (name → Table). ``clock``: the reactor (time);
     ``max_connections`` (default 256), ``handshake_timeout`` (seconds, default 10), ``rate``
-    (messages per second per connection, default 50)."""
+    (messages per second per connection, default 50), ``max_pending_per_address`` (connections
+    from one address that have not yet sent their hello, default 16: one machine opening
+    hundreds of silent connections cannot take every slot). Over a limit a connection gets
+    ``error`` ``busy`` and is closed."""
 
     protocol = HostProtocol
     noisy = False
 
     def __init__(self, tables: dict[str, Table], clock, max_connections: int = 256,
-                 handshake_timeout: float = 10.0, rate: int = 50) -> None:
+                 handshake_timeout: float = 10.0, rate: int = 50, max_pending_per_address: int = 16) -> None:
         self.tables = tables
         self.clock = clock
         self.max_connections = max_connections
         self.handshake_timeout = handshake_timeout
         self.rate = rate
+        self.max_pending_per_address = max_pending_per_address
         self.connections: set = set()
+        self._busy_logged = False
 
     def table_for(self, name: str | None) -> Table:
         if name is None:
@@ -793,13 +812,20 @@ class HostFactory(tprotocol.ServerFactory):
         return t
 
     def buildProtocol(self, addr):
-        if len(self.connections) >= self.max_connections:
-            log.warn("refusing {addr}: {n} connections already", addr=addr, n=len(self.connections))
+        host = getattr(addr, "host", None)
+        pending = sum(1 for c in self.connections if c.table is None and c.addr_host == host)
+        if len(self.connections) >= self.max_connections or pending >= self.max_pending_per_address:
+            if not self._busy_logged:  # once per burst, not once per refused connection
+                log.warn("refusing {addr}: {n} connections already ({m} from that address before hello)",
+                         addr=addr, n=len(self.connections), m=pending)
+                self._busy_logged = True
+                self.clock.callLater(1.0, setattr, self, "_busy_logged", False)
             p = _BusyProtocol()
             p.factory = self
             return p
         p = self.protocol()
         p.factory = self
+        p.addr_host = host
         self.connections.add(p)
         return p
 

@@ -9,6 +9,7 @@ it with optional fields filled in, or raises :class:`ProtocolError` with an erro
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -162,6 +163,9 @@ def normalize_lang(lang: str) -> str:
 
 
 def version_compatible(version: str) -> bool:
-    """True if ``version`` (``"MAJOR.MINOR"``) has this host's major version."""
-    head = version.split(".", 1)[0]
-    return head.isdigit() and int(head) == PROTOCOL_MAJOR
+    """True if ``version`` is exactly ``"MAJOR.MINOR"`` (ASCII digits) with this host's major."""
+    m = _VERSION_RE.match(version)
+    return m is not None and int(m.group(1)) == PROTOCOL_MAJOR
+
+
+_VERSION_RE = re.compile(r"([0-9]{1,4})\.[0-9]{1,4}\Z")

@@ -1,0 +1,176 @@
+"""Bad input found by attacking a real `frapnet host` (issue #3 "Bad input"), each fixed and
+pinned here: connection-slot exhaustion by watchers or silent connections (code ``busy``), a
+strict protocol version (``version``), timing-safe secrets (``password``/``bad_token``), the
+`frapnet host` arguments that are not game rules (exit 2 naming the argument; rule F1 for
+``--players 1``), and hostile record files for `frapnet replay` / `--resume` (rule ``record``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from twisted.internet.address import IPv4Address
+
+from frapnet import record
+from frapnet.commands import host as host_cmd
+from frapnet.net.host import _same_secret
+from frapnet.net.protocol import PROTOCOL_VERSION, version_compatible
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from test_net_host import Conn, make  # noqa: E402 - the StringTransport client of the host units
+FRAPNET = [sys.executable, "-m", "frapnet"]
+
+
+class ConnFrom(Conn):
+    """A Conn from another address (``host``)."""
+
+    def __init__(self, factory, host):
+        Conn._n += 1
+        addr = IPv4Address("TCP", host, Conn._n)
+        self.proto = factory.buildProtocol(addr)
+        from twisted.internet.testing import StringTransportWithDisconnection
+        self.tr = StringTransportWithDisconnection(peerAddress=addr)
+        self.tr.protocol = self.proto
+        self.proto.makeConnection(self.tr)
+        self.pos, self.log, self.view, self.welcome = 0, [], None, None
+
+
+def test_spectators_are_capped_busy_and_a_player_still_joins():
+    """Watchers cannot fill the host: the 33rd spectator gets ``busy`` (closed); a player then
+    still takes a seat, and the table is unchanged by the refusal."""
+    table, factory, clock = make(players=2)
+    watchers = []
+    for i in range(32):
+        w = Conn(factory)
+        assert w.hello(f"W{i}", spectate=True)[0]["type"] == "welcome"
+        watchers.append(w)
+    extra = Conn(factory)
+    err = extra.hello("W32", spectate=True)[0]
+    assert err["code"] == "busy" and "32 spectators" in err["message"] and not extra.open
+    assert len(table.spectators) == 32
+    p = Conn(factory)
+    assert p.hello("Olga")[0]["seat"] == 0 and table.seats[0].name == "Olga"
+
+
+def test_silent_connections_from_one_address_are_capped_busy_others_join():
+    """16 connections from one address that never send hello: the 17th gets ``busy``; a
+    player from another address joins; after the hellos time out the address may connect again."""
+    table, factory, clock = make(players=2)
+    silent = [ConnFrom(factory, "10.0.0.9") for _ in range(16)]
+    refused = ConnFrom(factory, "10.0.0.9")
+    assert refused.errors()[0]["code"] == "busy" and not refused.open
+    assert all(c.open for c in silent)
+    other = ConnFrom(factory, "10.0.0.7")
+    assert other.hello("Olga")[0]["seat"] == 0
+    # a joined connection no longer counts as pending
+    joined = silent[0]
+    assert joined.hello("Ivan")[0]["seat"] == 1
+    assert ConnFrom(factory, "10.0.0.9").open
+    clock.advance(10.5)  # handshake timeout closes the silent ones
+    assert not any(c.open for c in silent[1:])
+    assert all(ConnFrom(factory, "10.0.0.9").open for _ in range(10))
+
+
+@pytest.mark.parametrize("version, ok", [
+    ("1.0", True), ("1.12", True), ("2.0", False), ("1.0\x00", False), ("1", False), ("1.0.1", False),
+    ("\uff11.0", False), ("1.0 ", False), ("", False),
+])
+def test_protocol_version_is_exactly_major_minor(version, ok):
+    """hello.protocol is ``MAJOR.MINOR`` in ASCII digits; anything else gets ``version``."""
+    assert version_compatible(version) is ok
+    _, factory, _ = make()
+    c = Conn(factory)
+    c.send({"type": "hello", "protocol": version, "name": "Olga"})
+    first = c.read()[0]
+    assert (first["type"] == "welcome") if ok else (first["code"] == "version" and not c.open)
+
+
+def test_secret_compare_hashes_first_any_length_or_script():
+    """Passwords and tokens compare as SHA-256 digests (``compare_digest``): equal only when
+    equal, whatever the lengths; non-ASCII passwords work."""
+    assert _same_secret("пароль", "пароль") and not _same_secret("пароль", "парол")
+    assert not _same_secret("", "x") and not _same_secret("x" * 128, "x") and _same_secret("", "")
+    table, factory, _ = make(password="пароль")
+    assert Conn(factory).hello("A", password="пароль" + "x" * 100)[0]["code"] == "password"
+    assert Conn(factory).hello("B", password="пароль")[0]["type"] == "welcome"
+
+
+def _host_args(*argv):
+    p = argparse.ArgumentParser()
+    host_cmd.add_arguments(p)
+    return p.parse_args(list(argv))
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--port", "70000"], "--port must be 0…65535"),
+    (["--port", "-1"], "--port must be 0…65535"),
+    (["--deals", "0"], "--deals must be at least 1"),
+    (["--deals", "-3"], "--deals must be at least 1"),
+    (["--grace", "-1"], "--grace must be a finite number of seconds ≥ 0"),
+    (["--grace", "nan"], "--grace must be a finite number"),
+    (["--pause", "inf"], "--pause must be a finite number"),
+    (["--bot-delay", "-0.5"], "--bot-delay must be"),
+    (["--name", "a\x1b[2Jb"], "control characters"),
+    (["--name", "ж" * 32], "1…63 bytes"),
+    (["--name", " "], "1…63 bytes"),
+    (["--record", "/"], "is a directory"),
+    (["--record", "/nonexistent-dir/r.json"], "no folder"),
+])
+def test_host_arguments_checked_before_listening(argv, needle):
+    """Each bad `frapnet host` argument is named (exit 2 in run())."""
+    assert needle in (host_cmd.check_arguments(_host_args(*argv)) or "")
+
+
+def test_host_arguments_ok(tmp_path):
+    assert host_cmd.check_arguments(_host_args("--port", "0", "--deals", "1", "--grace", "0", "--name",
+                                               "Стол Ивана", "--record", str(tmp_path / "r.json"))) is None
+    assert os.listdir(tmp_path) == []  # the write probe leaves nothing behind
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only folder")
+def test_host_record_in_unwritable_folder(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir(mode=0o500)
+    assert "cannot write into" in host_cmd.check_arguments(_host_args("--record", str(ro / "r.json")))
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--deals", "0"], "--deals must be at least 1"),
+    (["--players", "1"], "rule F1"),
+    (["--port", "99999"], "--port must be 0…65535"),
+    (["--record", "/proc/no/such.json"], "--record"),
+])
+def test_host_cli_bad_arguments_exit_2(argv, needle):
+    """A real `frapnet host` process: exit 2, the argument (or rule F1) named, nothing on stdout."""
+    p = subprocess.run(FRAPNET + ["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce", *argv],
+                       capture_output=True, text=True, cwd=ROOT, timeout=30)
+    assert p.returncode == 2 and needle in p.stderr and p.stdout == "", p.stderr[-2000:]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"a":' * 5000 + "1" + "}" * 5000, "nested too deeply"),
+    ('{"format": "frapnet-record/1", "players": ' + "9" * 200_000 + "}", "an integer of 200000 digits"),
+])
+def test_hostile_record_json_is_a_record_error_quickly(text, message):
+    """rule ``record``: deeply nested JSON (was a RecursionError traceback) and integer literals
+    so long that parsing them takes seconds (a million digits: 16 s) are refused at once."""
+    t = time.perf_counter()
+    with pytest.raises(record.ReplayError) as exc:
+        record.loads(text)
+    assert exc.value.rule == "record" and message in exc.value.message
+    assert time.perf_counter() - t < 5  # generous: the point is "not minutes"
+
+
+def test_replay_cli_deeply_nested_exit_2(tmp_path):
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    p = subprocess.run(FRAPNET + ["replay", str(f), "--json"], capture_output=True, text=True, cwd=ROOT,
+                       timeout=30)
+    assert p.returncode == 2 and '"rule": "record"' in p.stdout and "Traceback" not in p.stderr, p.stderr[-2000:]
