@@ -39,8 +39,8 @@ def report(registry) -> dict:
 
 
 def _value(v) -> str:
-    if isinstance(v, bool):
-        return "on" if v else "off"
+    if isinstance(v, bool):  # as `--option KEY=VALUE` and records spell it
+        return "true" if v else "false"
     return str(v)
 
 
@@ -48,7 +48,7 @@ def _allowed(o: dict) -> str:
     if o.get("choices"):
         return ", ".join(_value(c) for c in o["choices"])
     if o["kind"] == "bool":
-        return "on, off"
+        return "true, false"
     return o.get("allowed") or "a whole number"
 
 

@@ -563,7 +563,7 @@ _EVENTS = {
         "deal": "{dealer} deals; stakes {stake} each; treasure {pot}",
         "pass": "{who} passes", "bid": "{who} bids {bid}", "napoleon": "{who} bids for Napoleon",
         "here": "{who} says here, taking the bid of {top}",
-        "declarer": "{who} plays {bid}", "napoleon_contract": "for Napoleon",
+        "declarer": "{who} is the declarer, bidding {bid}", "napoleon_contract": "for Napoleon",
         "thrown_in": "Everybody passed: the cards are thrown in; the treasure of {pot} stays",
         "stand": "{who} stands pat", "buy": "{who} discards a card and buys one from the talon",
         "trump": "Trump: {suit}", "play": "{who} plays {card}",

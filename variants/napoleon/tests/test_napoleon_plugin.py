@@ -110,7 +110,7 @@ def test_full_deal_events_texts_en_ru():
     en, ru = "\n".join(texts["en"]), "\n".join(texts["ru"])
     assert "Olga deals; stakes 10 each; treasure 30" in en
     assert "Olga says here, taking the bid of 4" in en
-    assert "Ivan bids for Napoleon" in en and "Ivan plays for Napoleon" in en
+    assert "Ivan bids for Napoleon" in en and "Ivan is the declarer, bidding for Napoleon" in en
     assert "Ivan discards a card and buys one from the talon" in en and "Trump: ♥" in en
     assert "Ivan made for Napoleon: each other player pays 50; takes the treasure of 30; treasure now 0" in en
     assert "Сдаёт Olga; взнос по 10; в кладе 30" in ru and "Olga: здесь (берёт заявку 4)" in ru
