@@ -130,14 +130,13 @@ class Diagnostics:
 
 
 def _gc_tuning():
-    """``FRAPNET_BENCH_GC=freeze`` (host process): move everything allocated so far out of the
-    collector's reach (``gc.freeze()``) and collect less often — to see what GC costs the host.
+    """The host process tunes its garbage collector as `frapnet host` does
+    (:func:`frapnet.net.host.tune_gc`: ``gc.freeze()`` after start-up, thresholds 10000/50/1000);
+    ``FRAPNET_BENCH_GC=default`` keeps Python's defaults, to see what GC costs the host.
     (The client process, a load generator, always runs with the collector off.)"""
-    import gc
-    if os.environ.get("FRAPNET_BENCH_GC") == "freeze":
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(10000, 50, 1000)
+    if os.environ.get("FRAPNET_BENCH_GC") != "default":
+        from frapnet.net.host import tune_gc
+        tune_gc()
 
 
 def _instrument_host():
@@ -170,9 +169,18 @@ def _instrument_host():
             view_bytes.append(len(data))
         return data
 
+    orig_shared = wire.SharedEncoder.frame
+
+    def shared_frame(self, kind, field, body):
+        data = orig_shared(self, kind, field, body)
+        if kind == "view":
+            view_bytes.append(len(data))
+        return data
+
     hostmod.HostProtocol.dataReceived = dataReceived
     hostmod.HostProtocol.messageReceived = messageReceived
     wire.frame = frame
+    wire.SharedEncoder.frame = shared_frame
     return samples, view_bytes
 
 
@@ -429,7 +437,8 @@ def main() -> int:
     a = ap.parse_args()
     began = time.monotonic()
     print(f"bench/net.py — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
-          f"Python {sys.version.split()[0]}; loopback only")
+          f"Python {sys.version.split()[0]}; loopback only; host GC "
+          f"{'Python defaults' if os.environ.get('FRAPNET_BENCH_GC') == 'default' else 'tuned (frapnet.net.host.tune_gc)'}")
 
     # 1. 12 seats, fast clients
     h, c = run_pair(1, 12, a.deals, "random", 0.0, 0.0, 120.0, a.seed)

@@ -500,3 +500,33 @@ def test_record_journaled_per_action_then_per_deal_when_large(tmp_path, monkeypa
         c.act(rng.choice(c.view["actions"])["action"])
     rec = record.load(str(path))
     assert engine.record(table.state) == rec  # written at the deal's end
+
+
+def test_every_view_frame_is_exactly_that_seats_view_encoded_F6_F9():
+    """The shared fan-out encoding changes no byte: after every action of a 12-seat match whose
+    amounts are past 2^64 (F6: an ante of 2^66), each seat's last frame is frame(view_for(seat)) and each spectator's
+    frame(view_for(None)) — so no seat gets another's hand (F9) through a shared encoding."""
+    table, factory, clock = make(players=12, seed=5, deals=4, options={"ante": 2 ** 66})
+    conns = seat_all(factory, 12)
+    watcher = Conn(factory)
+    watcher.hello("W", spectate=True)
+    rng = random.Random(5)
+    checked = 0
+    while not table.finished:
+        st = table.state
+        if st.phase != "deal":
+            clock.advance(0.01)
+            continue
+        seat = st.to_act[0]
+        conns[seat].act(engine.action_to_wire(rng.choice(engine.legal_actions(st, seat))), st.version)
+        assert table.state.version == st.version + 1
+        for c in conns + [watcher]:
+            seat_of = c.welcome["seat"]
+            data = c.tr.value()
+            c.read()
+            if table.finished:
+                break
+            want = wire.frame({"type": "view", "view": table.view_for(seat_of, "en")})
+            assert data.endswith(want)
+            checked += 1
+    assert checked > 13 * 100 and max(map(abs, table.state.balances)) >= 2 ** 64

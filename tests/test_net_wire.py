@@ -180,3 +180,42 @@ def test_protocol_doc_lists_every_kind_and_error_code():
         "00 00 00 0f 82 a4 74 79 70 65 a4 70 69 6e 67 a2 69 64 01"
     act = wire.frame({"type": "act", "action": ["play", "10H"], "version": 42}).hex(" ")
     assert act[:90] in doc.replace("\n", " ")
+
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10 ** 30), max_value=10 ** 30) | st.text(max_size=8)
+    | st.sampled_from([0, 1, 1.0, True, False, 2 ** 64, -(2 ** 63) - 1]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["balances", "pot", "hand", "seats", "seat", "x", "y"]), values,
+                                max_size=7), min_size=1, max_size=6),
+       st.integers(min_value=0, max_value=20))
+def test_shared_encoder_frames_are_byte_identical_F6(bodies, extra):
+    """One SharedEncoder framing many maps (the per-seat views of one state) gives, for each,
+    exactly frame({"type": "view", "view": body}) — equal values of other types (1, 1.0, True),
+    big integers as ext 1 (F6), map headers past 15 keys included."""
+    enc = wire.SharedEncoder()
+    for body in bodies:
+        body = dict(body, **{f"k{i}": i for i in range(extra)})
+        assert enc.frame("view", "view", body) == wire.frame({"type": "view", "view": body})
+
+
+def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
+    """The point of it: 12 views with the same 12 big balances call the big-integer hook for
+    12 numbers, not 144."""
+    calls = []
+    orig = wire._default
+
+    def spy(obj):
+        calls.append(obj)
+        return orig(obj)
+    monkeypatch.setattr(wire, "_packer", wire.msgpack.Packer(default=spy, use_bin_type=True))
+    balances = [2 ** 70 + i for i in range(12)]
+    enc = wire.SharedEncoder()
+    frames = [enc.frame("view", "view", {"seat": s, "balances": list(balances), "hand": [str(s)]})
+              for s in range(12)]
+    assert len(calls) == 12 and len(set(frames)) == 12
+    assert wire.decode(frames[5][4:])["view"] == {"seat": 5, "balances": balances, "hand": ["5"]}

@@ -162,7 +162,7 @@ def run(args) -> int:
     predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
     globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr), [predicate])],
                                      redirectStandardIO=False)
-    from frapnet.net.host import start_host
+    from frapnet.net.host import start_host, tune_gc
 
     status = {"code": 0}
 
@@ -180,6 +180,7 @@ def run(args) -> int:
             status["code"] = 1
             return
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
+        tune_gc()  # a long-running host: no long garbage-collector pauses (docs/performance.md)
         stop = defer.Deferred()
         reactor.addSystemEventTrigger("before", "shutdown", lambda: handle.stop())
         handle.finished.addBoth(lambda r: stop.callback(r) if not stop.called else None)

@@ -83,6 +83,60 @@ def frame(msg: dict) -> bytes:
     return len(body).to_bytes(4, "big") + body
 
 
+def _map_header(n: int) -> bytes:
+    """msgpack's header of a map of ``n`` entries, as the packer writes it."""
+    if n < 16:
+        return bytes((0x80 | n,))
+    if n < 0x10000:
+        return b"\xde" + n.to_bytes(2, "big")
+    return b"\xdf" + n.to_bytes(4, "big")
+
+
+class SharedEncoder:
+    """Frames many messages ``{"type": kind, field: body}`` (``body`` a map) whose bodies share
+    most of their values — the per-seat views of one state — encoding each shared value once.
+
+    For every key of ``body`` the encoder keeps the last value it encoded and its bytes; when the
+    next body has an equal value of the same type under that key, those bytes are reused. The
+    frames are byte-for-byte what :func:`frame` gives for the same message (key order, map
+    headers and big integers as ext 1 included); only the work is shared. Use one encoder per
+    fan-out (one state): values are compared with ``==``, so an encoder must not outlive the
+    objects it has seen being mutated.
+    """
+
+    __slots__ = ("_keys", "_last")
+
+    def __init__(self) -> None:
+        self._keys: tuple = ()   # the keys of the last body, in order
+        self._last: list = []    # per key: [value, encoded key + encoded value]
+
+    def frame(self, kind: str, field: str, body: dict) -> bytes:
+        """``frame({"type": kind, field: body})``, sharing the encoding of repeated values."""
+        pack = _packer.pack
+        parts = [b"\x82\xa4type", pack(kind), pack(field), _map_header(len(body))]
+        append = parts.append
+        keys = tuple(body)
+        try:
+            if keys != self._keys:  # another shape: start over (views of one state share theirs)
+                self._keys = keys
+                self._last = [[v, pack(k) + pack(v)] for k, v in body.items()]
+                parts.extend(c for _, c in self._last)
+            else:
+                for (k, v), slot in zip(body.items(), self._last):
+                    old = slot[0]
+                    if old is v or (type(old) is type(v) and old == v):
+                        append(slot[1])
+                    else:
+                        chunk = pack(k) + pack(v)
+                        slot[0], slot[1] = v, chunk
+                        append(chunk)
+        except BaseException:
+            _packer.reset()
+            self._keys, self._last = (), []
+            raise
+        data = b"".join(parts)
+        return len(data).to_bytes(4, "big") + data
+
 def decode(body: bytes) -> dict:
     """Decode one frame body into a message map with a string ``"type"``.
 
@@ -208,12 +262,17 @@ class FramedProtocol(Int32StringReceiver):
         """Encode and send ``msg`` (or queue it while the peer is not reading)."""
         if getattr(self, "_closing", False) or self.transport is None:
             return
-        data = frame(msg)
+        self.sendFrame(msg.get("type"), frame(msg))
+
+    def sendFrame(self, kind: str, data: bytes) -> None:
+        """Send an already encoded frame (``data`` from :func:`frame` or
+        :meth:`SharedEncoder.frame`) of message type ``kind`` — one encoding for many peers."""
+        if getattr(self, "_closing", False) or self.transport is None:
+            return
         if not self._paused and not self._queue:
             self.bytes_sent += len(data)
             self.transport.write(data)
             return
-        kind = msg.get("type")
         if kind == "view":  # coalesce: only the newest view matters
             for i, (k, old) in enumerate(self._queue):
                 if k == "view":
