@@ -560,3 +560,66 @@ def test_F27_joining_player_is_shown_every_option_and_house_rule():
     assert [t for _, t in ru.log] == [
         "Правила стола — Frap: deck auto, ante 200, cut in нет, graded remise да, revoke refuse",
         "Домашние правила: нет"]
+
+
+def _deals_through_screen(game, registry, deals=1, seed=5, lang="en", welcome=None):
+    """Random deals of ``game`` fed to seat 0's screen view by view (as the host sends them)."""
+    if game not in registry.games:
+        pytest.skip(f"game {game!r} is not installed")
+    st = engine.new_match(game, 4, {}, registry=registry)
+    scr = Screen(i18n.translation(lang).gettext, lang)
+    if welcome is not None:
+        scr.set_welcome(welcome)
+    last = st
+    for before, seat, action, after in random_deals(st, random.Random(seed), deals):
+        scr.set_view(view(after, 0, lang))
+        last = after
+    return scr, last
+
+
+@pytest.mark.parametrize("game", ["frak_you", "la_krap"])
+def test_K_L_points_settlement_shows_points_not_frap_columns(game, registry):
+    """Points games (Frak You K*, La Krap L*): the settlement shows the change of points and the
+    points after the deal, no trick money, remise or antes."""
+    scr, st = _deals_through_screen(game, registry, deals=2)
+    rep = st.reports[-1]
+    before = st.reports[-2]
+    after = rep.get("points_after") or rep.get("points")
+    prev = before.get("points_after") or before.get("points")
+    txt = text_of(render.settlement(scr))
+    assert "trick money" not in txt and "remise" not in txt and "antes" not in txt
+    assert "points" in txt and "this deal" in txt
+    rows = scr.settlement["rows"]
+    assert [r["balance"] for r in rows] == after
+    assert [r["net"] for r in rows] == [a - b for a, b in zip(after, prev)]
+    line = scr.log[-1][1] if scr.log[-1][0] == "settle" else [t for k, t in scr.log if k == "settle"][-1]
+    assert "antes" not in line and f"{NAMES[1]} {render.fmt_amount(after[1] - prev[1])}" in line
+    if game == "frak_you":
+        assert "loses" in txt  # K*: the deal's losers
+
+
+def test_N_napoleon_settlement_calls_the_pot_treasure_and_shows_the_bid(registry):
+    """Napoleon (N*): the declarer's bid, the payments as this deal's change, and the treasure."""
+    scr, st = _deals_through_screen("napoleon", registry, deals=2)
+    rep, prev = st.reports[-1], st.reports[-2]
+    rows = scr.settlement["rows"]
+    assert [r["net"] for r in rows] == [a - b for a, b in zip(rep["balances"], prev["balances"])]
+    assert rows[rep["declarer"]]["bid"]
+    txt = text_of(render.settlement(scr))
+    assert "antes" not in txt and "trick money" not in txt
+    if rep["pot_after"]:
+        assert f"Treasure {rep['pot_after']} carried to the next deal." in txt
+    ru, _st = _deals_through_screen("napoleon", registry, deals=2, lang="ru")
+    assert "клад" in text_of(render.settlement(ru)).lower() or not rep["pot_after"]
+
+
+def test_last_deal_never_promises_a_next_deal(registry):
+    """The host's deal limit (welcome ``deals``) or the match's end: no "next deal", no antes."""
+    scr, st = _deals_through_screen("frap", registry, deals=1, welcome={"deals": 1})
+    assert scr.final_deal
+    txt = text_of(render.settlement(scr)) + scr.log[-1][1] + text_of(render.hand(scr, 100))
+    assert "next deal" not in txt and "antes" not in txt and "in a moment" not in txt
+    assert "The match is over" in txt
+    ru = Screen(i18n.translation("ru").gettext, "ru")
+    ru.set_closing({"reason": "match over", "result": {"balances": [1, -1]}})
+    assert "(игра окончена)" in ru.log[-2][1] and "match" not in ru.log[-2][1]

@@ -248,6 +248,21 @@ def clean_view(v: dict) -> dict:
     return out
 
 
+def _in_deal(v: dict) -> bool:
+    """The view is of a deal being played (someone to act, or a phase other than done)."""
+    return bool(v.get("to_act")) or (v.get("phase") not in (None, "done"))
+
+
+def report_balances(report: dict):
+    """A deal report's balances or points after the deal (``balances``, ``points_after`` or
+    ``points``), or None."""
+    for k in ("balances", "points_after", "points"):
+        b = report.get(k)
+        if isinstance(b, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in b):
+            return b
+    return None
+
+
 def table_rules_lines(welcome: dict, _: Callable[[str], str]) -> list[str]:
     """The table's game, options and house rules in a few plain lines (F27), from the welcome.
 
@@ -336,16 +351,18 @@ class Screen:
         n = self.players
         dn = view.get("deal_no")
         lr = view.get("last_report") if isinstance(view.get("last_report"), dict) else None
-        in_deal = bool(view.get("to_act")) or (view.get("phase") not in (None, "done"))
+        in_deal = _in_deal(view)
         if isinstance(dn, int) and dn not in self._bases and in_deal:
-            if lr and isinstance(lr.get("balances"), list):
-                self._bases[dn] = list(lr["balances"])
+            if lr and report_balances(lr) is not None:
+                self._bases[dn] = list(report_balances(lr))
             elif dn == 1:
                 self._bases[dn] = [0] * n
         if prev is None and lr and isinstance(dn, int):
             self._settled.add(dn if not in_deal else dn - 1)  # a report older than our arrival
         if lr and isinstance(dn, int) and not in_deal and dn not in self._settled:
             self.show_settlement(lr, dn)
+        elif not in_deal:
+            self._fill_settlement(view)
         hand_known = isinstance(view.get("hand"), list)
         sig = (repr(view.get("actions")), hand_known, repr(view.get("hand")))
         if sig != self._actions_sig:
@@ -388,7 +405,9 @@ class Screen:
         if self.closed is not None or not isinstance(msg, dict):
             return
         _ = self._
-        self.closed = safe_text(msg.get("reason") or "", 80)
+        reason = msg.get("reason")
+        known = {"match over": _("match over"), "host stopping": _("the host is stopping")}
+        self.closed = known.get(reason) or safe_text(reason or "", 80)
         res = msg.get("result") if isinstance(msg.get("result"), dict) else {}
         bal = res.get("balances") if isinstance(res.get("balances"), list) else None
         text = _("The table has closed ({reason}).").format(reason=self.closed)
@@ -558,13 +577,14 @@ class Screen:
         return out
 
     def seat_declaration(self, seat: int) -> str:
-        """The seat's declaration in the chrome's words (frap, blind frap, whist, pass, cut-in)."""
-        d = self.seat_info(seat).get("declaration")
-        if not d or not isinstance(d, str):
-            return ""
-        words = {"frap": self._("frap"), "blind_frap": self._("blind frap"), "whist": self._("whist"),
-                 "pass": self._("pass"), "cut_in": self._("cut-in")}
-        return words.get(d) or safe_text(d, 14).replace("_", " ")
+        """The seat's declaration or bid in the chrome's words (frap, blind frap, whist, pass,
+        cut-in; Napoleon's ``bid 3``, here, Napoleon): the seat entry's ``declaration``, else its
+        ``bid``."""
+        info = self.seat_info(seat)
+        d = info.get("declaration")
+        if d is None or d == "":
+            d = info.get("bid")
+        return self.bid_word(d)
 
     def trick_cards(self, last: bool = False) -> dict[int, str]:
         """The current (or last) trick as ``{seat: card}``."""
@@ -580,31 +600,106 @@ class Screen:
     # --- settlement ----------------------------------------------------------------------------
 
     def show_settlement(self, report: dict, deal_no: int) -> None:
-        """Build the settlement of deal ``deal_no`` from its report (tricks, money moved, remises,
-        balances, pot) and open it over the table until dismissed."""
+        """Build the settlement of deal ``deal_no`` from its report and open it over the table
+        until dismissed. Generic (F23/F24 for Frap; N*, K*, L* rule books): the columns are the
+        report's keys that exist — ``tricks``; Frap's trick money and ``remises``; ``bid`` of the
+        ``declarer``; ``losers``; ``deal_points`` — then the change of balances/points over the
+        deal (``ledger`` "chips" or "points") and the balance after it."""
         self._settled.add(deal_no)
         n = self.players
-        rows = []
-        bal = report.get("balances") if isinstance(report.get("balances"), list) else None
+        v = self.view or {}
+        after = report_balances(report)
+        if after is None and not _in_deal(v) and isinstance(v.get("balances"), list):
+            after = v["balances"]
         base = self._bases.get(deal_no)
         tm = self._trick_money.get(deal_no) if deal_no in self._whole else None  # no guessing after a gap
+        frap_like = isinstance(report.get("remises"), list)
 
         def at(lst, i):
             return lst[i] if isinstance(lst, list) and i < len(lst) and isinstance(lst[i], int) else None
 
+        losers = report.get("losers") if isinstance(report.get("losers"), list) else None
+        declarer = _int(report.get("declarer"))
+        rows = []
         for s in range(n):
-            b = at(bal, s)
+            b = at(after, s)
+            bid = None
+            if declarer == s and report.get("bid") is not None:
+                bid = self.bid_word(report.get("bid"))
             rows.append({
                 "seat": s, "name": self.name(s), "tricks": at(report.get("tricks"), s),
-                "trick_money": at(tm, s), "remise": at(report.get("remises"), s),
+                "trick_money": at(tm, s) if frap_like else None, "remise": at(report.get("remises"), s),
+                "bid": bid, "lost": (s in losers) if losers is not None else None,
+                "deal_points": at(report.get("deal_points"), s),
                 "net": (b - base[s]) if b is not None and base and s < len(base) else None,
                 "balance": b,
             })
-        self.settlement = {"deal_no": deal_no, "outcome": report.get("outcome"), "rows": rows,
-                           "pot_after": report.get("pot_after") if isinstance(report.get("pot_after"), int) else None}
+        cols = ["tricks"] if isinstance(report.get("tricks"), list) else []
+        if frap_like:
+            cols += ["trick_money", "remise"]
+        if declarer is not None and report.get("bid") is not None:
+            cols.append("bid")
+        if losers is not None:
+            cols.append("lost")
+        if isinstance(report.get("deal_points"), list):
+            cols.append("deal_points")
+        pot_after = report.get("pot_after") if isinstance(report.get("pot_after"), int) else None
+        self.settlement = {"deal_no": deal_no, "outcome": report.get("outcome"), "rows": rows, "cols": cols,
+                           "pot_after": pot_after, "ledger": v.get("ledger") or "chips",
+                           "treasure": "treasure" in v, "antes": "ante" in (v.get("options") or {}),
+                           "made": report.get("made") if isinstance(report.get("made"), bool) else None}
         self.add_log("settle", self.settlement_line())
         if self.overlay is None or self.overlay == "settlement":
             self.overlay = "settlement"
+
+    def _fill_settlement(self, view: dict) -> None:
+        """A view between deals brings the balances a report without them (Frak You, La Krap) lacks."""
+        st = self.settlement
+        bal = view.get("balances")
+        if not st or _in_deal(view) or not isinstance(bal, list) or view.get("deal_no") != st["deal_no"]:
+            return
+        base = self._bases.get(st["deal_no"])
+        for r in st["rows"]:
+            s = r["seat"]
+            if r["balance"] is None and s < len(bal) and isinstance(bal[s], int):
+                r["balance"] = bal[s]
+                if base and s < len(base):
+                    r["net"] = bal[s] - base[s]
+
+    @property
+    def final_deal(self) -> bool:
+        """No deal follows: the match is over (view or the host's closing message) or the host's
+        deal limit (welcome ``deals``) is reached."""
+        v = self.view or {}
+        if v.get("match_over") or self.closed is not None:
+            return True
+        limit = (self.welcome or {}).get("deals")
+        dn = v.get("deal_no")
+        return isinstance(limit, int) and isinstance(dn, int) and limit > 0 and dn >= limit
+
+    def pot_word(self) -> str:
+        """"treasure" where the view calls the pot so (Napoleon), else "pot"."""
+        return self._("treasure") if "treasure" in (self.view or {}) else self._("pot")
+
+    def pot_sentence(self) -> str:
+        """What happens to the pot after the settled deal, never promising a deal that will not come."""
+        _ = self._
+        st = self.settlement or {}
+        pot = st.get("pot_after")
+        treasure = st.get("treasure")
+        if self.final_deal:
+            if pot:
+                return (_("The match is over; {n} is left in the treasure.") if treasure else
+                        _("The match is over; {n} is left in the pot.")).format(n=pot)
+            return _("The match is over.")
+        if pot:
+            return (_("Treasure {n} carried to the next deal.") if treasure else
+                    _("Pot {n} carried to the next deal.")).format(n=pot)
+        if pot == 0:
+            if treasure:
+                return _("The treasure is empty.")
+            return _("The pot is empty: fresh antes next deal.") if st.get("antes") else _("The pot is empty.")
+        return ""
 
     def settlement_line(self) -> str:
         """One line: ``Deal 1 settled: Olga +100 (remise 400), …; pot 400 carried over``."""
@@ -614,13 +709,38 @@ class Screen:
             return ""
         parts = []
         for r in st["rows"]:
-            p = f"{r['name']} {fmt_amount(r['net'] if r['net'] is not None else r['balance'])}"
+            amt = r["net"] if r["net"] is not None else r["balance"]
+            p = r["name"] + (" " + fmt_amount(amt) if amt is not None else "")
             if r["remise"]:
                 p += " " + _("(remise {n})").format(n=r["remise"])
+            if r.get("bid"):
+                p += " " + _("(bid {bid})").format(bid=r["bid"])
+            if r.get("lost"):
+                p += " " + _("(loses)")
             parts.append(p)
         pot = st["pot_after"]
-        tail = _("pot {n} carried over").format(n=pot) if pot else _("fresh antes next deal")
-        return _("Deal {n} settled:").format(n=st["deal_no"]) + " " + ", ".join(parts) + "; " + tail
+        tail = ""
+        if self.final_deal:
+            tail = _("match over")
+        elif pot:
+            tail = (_("treasure {n} carried over") if st.get("treasure") else _("pot {n} carried over")).format(n=pot)
+        elif pot == 0 and st.get("antes") and not st.get("treasure"):
+            tail = _("fresh antes next deal")
+        line = _("Deal {n} settled:").format(n=st["deal_no"]) + " " + ", ".join(parts)
+        return line + ("; " + tail if tail else "")
+
+    def bid_word(self, bid) -> str:
+        """A bid or declaration in the chrome's words: ints as ``bid 3``, known verbs translated."""
+        if isinstance(bid, bool):
+            return ""
+        if isinstance(bid, int):
+            return self._("bid {n}").format(n=bid)
+        if not isinstance(bid, str) or not bid:
+            return ""
+        words = {"frap": self._("frap"), "blind_frap": self._("blind frap"), "whist": self._("whist"),
+                 "pass": self._("pass"), "cut_in": self._("cut-in"), "here": self._("here"),
+                 "napoleon": self._("Napoleon")}
+        return words.get(bid) or safe_text(bid, 14).replace("_", " ")
 
     # --- keys ----------------------------------------------------------------------------------
 

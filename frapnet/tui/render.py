@@ -158,7 +158,7 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         out += [("class:yourturn", " " + _("Your turn") + " ")]
     elif s.to_act:
         out += [("class:dim", " " + _("Waiting for {who}").format(who=", ".join(s.name(x) for x in s.to_act)))]
-    elif v.get("match_over"):
+    elif v.get("match_over") or s.final_deal:
         out += [("class:dim", " " + _("The match is over."))]
     elif not v.get("deal_no"):
         conn = v.get("connection") if isinstance(v.get("connection"), list) else []
@@ -295,29 +295,49 @@ def quit_dialog(s: Screen) -> list:
 
 
 def settlement(s: Screen) -> list:
-    """The settlement of the last deal: per seat tricks, trick money, remise, net, balance; the pot."""
+    """The settlement of the last deal: per seat the columns the report has (tricks; Frap's trick
+    money and remise, F23/F24; the declarer's bid; who lost; deal points), the change over the
+    deal and the balance or points after it; what happens to the pot (or treasure)."""
     _ = s._
     st = s.settlement or {}
     out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
-    head = [_("player"), _("tricks"), _("trick money"), _("remise"), _("this deal"), _("balance")]
+    points = st.get("ledger") == "points"
+    spec = {"tricks": (_("tricks"), 8), "trick_money": (_("trick money"), 13), "remise": (_("remise"), 12),
+            "bid": (_("bid"), 12), "lost": (_("result"), 12), "deal_points": (_("deal points"), 13)}
+    keys = [k for k in st.get("cols", ()) if k in spec]
+
+    def cell(r, k):
+        x = r.get(k)
+        if k == "remise":
+            return str(x) if x else "—"
+        if k == "trick_money":
+            return "" if x is None else fmt_amount(x)
+        if k == "lost":
+            return "" if x is None else (_("loses") if x else "—")
+        if k == "deal_points":
+            return "" if x is None else str(x)
+        return "" if x is None else str(x)
+
+    head = [_("player")] + [spec[k][0] for k in keys] + [_("this deal"), _("points") if points else _("balance")]
+    mins = [18] + [spec[k][1] for k in keys] + [12, 12]
     rows = []
     for r in st.get("rows", ()):
-        rows.append(([r["name"], "" if r["tricks"] is None else str(r["tricks"]),
-                      "" if r["trick_money"] is None else fmt_amount(r["trick_money"]),
-                      str(r["remise"]) if r["remise"] else "—",
-                      "" if r["net"] is None else fmt_amount(r["net"]),
-                      "" if r["balance"] is None else fmt_amount(r["balance"])], r["seat"] == s.seat))
-    # each column as wide as its widest figure: amounts are never cut (F6)
-    cols = [max([mn] + [width(vals[i]) + 1 for vals, _me in rows]) for i, mn in enumerate((18, 8, 13, 12, 12, 12))]
+        rows.append(([r["name"]] + [cell(r, k) for k in keys]
+                     + ["" if r["net"] is None else fmt_amount(r["net"]),
+                        "" if r["balance"] is None else (str(r["balance"]) if points else fmt_amount(r["balance"]))],
+                     r["seat"] == s.seat))
+    # each column as wide as its widest figure or heading: amounts are never cut (F6)
+    cols = [max([mn, width(head[i]) + 1] + [width(vals[i]) + 1 for vals, _me in rows]) for i, mn in enumerate(mins)]
     out.append(("class:colhead", " " + "".join(pad(h, c) for h, c in zip(head, cols)) + "\n"))
     for vals, me in rows:
         out.append(("class:seat.me" if me else "", " " + "".join(pad(x, c) for x, c in zip(vals, cols)) + "\n"))
-    pot = st.get("pot_after")
-    out.append(("", "\n "))
-    if pot:
-        out.append(("class:phase", _("Pot {n} carried to the next deal.").format(n=pot)))
-    else:
-        out.append(("class:phase", _("The pot is empty: fresh antes next deal.")))
+    if st.get("made") is not None:
+        out.append(("", "\n "))
+        out.append(("class:phase", _("The declarer made the bid.") if st["made"] else _("The declarer failed the bid.")))
+    sentence = s.pot_sentence()
+    if sentence:
+        out.append(("", "\n "))
+        out.append(("class:phase", sentence))
     out += [("", "\n\n"), ("class:dim", " " + _("Enter: continue"))]
     return out
 
