@@ -623,3 +623,50 @@ def test_last_deal_never_promises_a_next_deal(registry):
     ru = Screen(i18n.translation("ru").gettext, "ru")
     ru.set_closing({"reason": "match over", "result": {"balances": [1, -1]}})
     assert "(игра окончена)" in ru.log[-2][1] and "match" not in ru.log[-2][1]
+
+
+def _napoleon_until(registry, pred, seed=1):
+    """The first state of random Napoleon deals (N*) where ``pred(state)`` holds."""
+    if "napoleon" not in registry.games:
+        pytest.skip("napoleon is not installed")
+    st = engine.new_match("napoleon", 4, {}, registry=registry)
+    for before, seat, action, after in random_deals(st, random.Random(seed), 3):
+        if pred(after):
+            return after
+    raise AssertionError("no such state")
+
+
+def test_N4_napoleon_bid_keys_are_the_bid_numbers_and_bids_show_in_the_seat_table(registry):
+    """N4 auction: after a bid of 2 the key 3 bids 3 (not the third button); the seat table's
+    bid column shows number bids."""
+    def after_bid(st):
+        d = st.deal
+        return st.phase == "deal" and "bid" in [a[0] for s in st.to_act for a in engine.legal_actions(st, s)] \
+            and any(isinstance(c, int) for c in d.calls)
+    st = _napoleon_until(registry, after_bid)
+    seat = st.to_act[0]
+    s = screen_at(st, seat)
+    bids = [a[1] for a in engine.legal_actions(st, seat) if a[0] == "bid"]
+    for b in bids:
+        assert s.press(str(b)) == [("act", ["bid", b])]
+    assert s.press(str(min(bids) - 1)) == [] if min(bids) > 1 else True
+    bidder = next(i for i, c in enumerate(st.deal.calls) if isinstance(c, int))
+    line = [ln for ln in text_of(render.seats(s, 100)).splitlines() if NAMES[bidder] in ln][0]
+    assert f"bid {st.deal.calls[bidder]}" in line
+    acts = text_of(render.actions(s, 100))
+    assert "For Napoleon (all five, for the treasure)" in acts and "…" not in acts
+    assert "[3] Bid 3" in acts or 3 not in bids
+    assert "turn-up" not in text_of(render.header(s, 100))
+
+
+def test_N_napoleon_lead_prompt_is_balanced_and_no_turn_up_is_claimed(registry):
+    """N6: the first lead names the trump in each label; the prompt's title has no open bracket
+    and the header never says a turn-up was taken (Napoleon has none)."""
+    st = _napoleon_until(registry, lambda st: st.phase == "deal" and st.deal.phase == "play" and st.deal.trump)
+    s = screen_at(st, 0)
+    hdr = text_of(render.header(s, 100))
+    assert "turn-up" not in hdr and "Trump" in hdr
+    st = _napoleon_until(registry, lambda st: st.phase == "deal" and st.deal.phase == "play" and not st.deal.trump)
+    s = screen_at(st, st.to_act[0])
+    prompt = text_of(render.hand(s, 80)).splitlines()[0]
+    assert "Lead —" in prompt and "(trump" not in prompt, prompt

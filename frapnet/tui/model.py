@@ -112,6 +112,19 @@ class Group:
             while not lab.startswith(pre):
                 pre = pre[:-1]
         pre = pre.rstrip(" :,;-")
+        # never leave a bracket open ("Lead 7♥ (trump ♥)", "Lead 8♣ (trump ♣)" → "Lead")
+        depth, cut_at = 0, None
+        for i, ch in enumerate(pre):
+            if ch == "(":
+                if depth == 0:
+                    cut_at = i
+                depth += 1
+            elif ch == ")" and depth:
+                depth -= 1
+                if depth == 0:
+                    cut_at = None
+        if cut_at is not None:
+            pre = pre[:cut_at].rstrip(" :,;-")
         return pre or self.verb.replace("_", " ")
 
     def candidates(self) -> list:
@@ -173,9 +186,17 @@ def assign_keys(groups: list[Group]) -> dict[str, tuple[list, str] | Group]:
     wanted = []
     digits = iter(DIGIT_KEYS)
     for g in groups:
-        if g.kind == "simple" and len(g.actions) > 1 and not hand_groups:
+        int_args = all(len(a[0]) == 2 and _int(a[0][1]) is not None for a in g.actions)
+        if g.kind == "simple" and (len(g.actions) > 1 or int_args) and not hand_groups:
             # several actions of one verb (Napoleon's "Bid 1"…"Bid 5") and no card to choose:
-            # the digits are free, so number them
+            # the digits are free. When each argument is a number 0…9 the key is that number
+            # (key 3 bids 3, whatever was bid before); otherwise they are numbered 1, 2, …
+            args = [a[0][1] if len(a[0]) == 2 else None for a in g.actions]
+            if all(_int(x) is not None and 0 <= x <= 9 for x in args) and len(set(args)) == len(args) \
+                    and not any(str(x) in out for x in args):
+                for x, a in zip(args, g.actions):
+                    out[str(x)] = a
+                continue
             for a in g.actions:
                 d = next(digits, None)
                 if d is None:
@@ -315,6 +336,7 @@ class Screen:
         self._whole: set = set()                  # deals whose every event this client saw
         self.closed: str | None = None            # the host's reason, once the table has closed
         self.local = False                        # the host runs in this process (frapnet play)
+        self._turn_up_seen: set = set()           # deals that showed a turn-up card (F10)
 
     # --- input from the connection -----------------------------------------------------------
 
@@ -363,6 +385,8 @@ class Screen:
             self.show_settlement(lr, dn)
         elif not in_deal:
             self._fill_settlement(view)
+        if isinstance(dn, int) and view.get("turn_up"):
+            self._turn_up_seen.add(dn)
         hand_known = isinstance(view.get("hand"), list)
         sig = (repr(view.get("actions")), hand_known, repr(view.get("hand")))
         if sig != self._actions_sig:
@@ -485,6 +509,14 @@ class Screen:
         """A deal is being played and this client holds a seat (quitting asks first)."""
         v = self.view or {}
         return self.seat is not None and bool(self.to_act) and not v.get("match_over") and self.closed is None
+
+    @property
+    def turn_up_taken(self) -> bool:
+        """This deal showed a turn-up that is gone now (Frap F16/F17: taken by the blind frapper
+        or a cut-in). A game whose trump comes from elsewhere (Napoleon N: the first lead) never
+        shows a turn-up, so this stays False there."""
+        v = self.view or {}
+        return bool(self.trump) and not v.get("turn_up") and v.get("deal_no") in self._turn_up_seen
 
     @property
     def trump(self):

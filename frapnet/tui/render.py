@@ -43,7 +43,7 @@ def header(s: Screen, w: int) -> list:
     tu = v.get("turn_up")
     if isinstance(tu, str) and tu:
         parts += [("", "  " + _("turn-up") + " "), _card_inline(tu)]
-    elif "turn_up" in v and s.trump:
+    elif s.turn_up_taken:
         parts += [("", "  " + _("turn-up") + " "), ("class:dim", _("taken"))]
     dead = v.get("dead_turn_ups")
     if isinstance(dead, list) and dead:  # F12: turn-ups gone dead after a passed-out round
@@ -236,15 +236,16 @@ def actions(s: Screen, w: int, click: Callable | None = None) -> list:
     for k, label, _item in s.buttons():
         items.append((k, label, f"button:{k}", "class:button"))
     out.append(("", " "))
+    lim = max(20, w - 8)  # a label is cut only if it cannot fit on a line of its own
     for k, label, key, style in items:
-        txt = f"[{k}] {safe_text(label, 40)}"
+        txt = f"[{k}] {safe_text(label, lim)}"
         tw = width(txt) + 2
         if line_w + tw > w and line_w > 1:
             out.append(("", "\n "))
             line_w = 1
         h = _h(click, key)
         out.append(_frag("class:key", f"[{k}]", h))
-        out.append(_frag(style, " " + safe_text(label, 40), h))
+        out.append(_frag(style, " " + safe_text(label, lim), h))
         out.append(("", "  "))
         line_w += tw
     if s.message:
