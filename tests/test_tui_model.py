@@ -670,3 +670,35 @@ def test_N_napoleon_lead_prompt_is_balanced_and_no_turn_up_is_claimed(registry):
     s = screen_at(st, st.to_act[0])
     prompt = text_of(render.hand(s, 80)).splitlines()[0]
     assert "Lead —" in prompt and "(trump" not in prompt, prompt
+
+
+def test_F15_after_buying_the_cursor_starts_on_the_first_legal_card():
+    """F15 then F19: the hand changed by the purchase, so the cursor does not stay where the
+    toggling left it; Enter plays the first legal card, not the one at the old position."""
+    st, _ = _to_buy()
+    s = screen_at(st, 0)
+    s.cursor = 3
+    assert s.press("space") == [] and s.press("enter") == [("act", ["buy", ["8C"]])]
+    st = act(st, 0, "buy", ("8C",))
+    for seat in (1, 2, 3):
+        st = act(st, seat, "buy", ())
+    s.set_view(view(st, 0))
+    assert s.mode == "play" and s.cursor == 0
+
+
+def test_F17_cut_in_discard_cursor_is_not_on_the_turn_up_just_taken():
+    """F17: a passed player cuts in with the turn-up (7♦) and then discards; the turn-up is
+    trump and sorted first, but the discard cursor starts on a card they held before."""
+    st = table(options={"cut_in": True})
+    st = act(st, 0, "frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    for seat in (0, 1, 2):
+        st = act(st, seat, "buy", ())
+    assert ("cut_in_trump",) in engine.legal_actions(st, 3)
+    s = screen_at(st, 3)
+    st = act(st, 3, "cut_in_trump")
+    s.set_view(view(st, 3))
+    assert s.mode == "discard" and s.row()[0] == "7D"
+    assert s.cursor != 0 and s.row()[s.cursor] != "7D" and s.choosable(s.cursor)

@@ -394,11 +394,23 @@ class Screen:
             self.groups = group_actions(view.get("actions"), hand_known)
             self.keys = assign_keys(self.groups)
             hg = [g.verb for g in self.groups if g.kind != "simple"]
+            old_mode = self.mode
             if self.mode not in hg:
                 self.mode = hg[0] if hg else None
-            g = self.active_group
             self.selected = set()  # positions on the hand row: a new hand or new choices start afresh
-            self._snap_cursor()
+            old_hand = prev.get("hand") if isinstance(prev, dict) else None
+            if old_hand != view.get("hand") or old_mode != self.mode:
+                # a new hand (bought, discarded, cut in) or a new choice: the cursor starts on the
+                # first card that may be chosen, so Enter never plays a card by accident — and
+                # not on a card just taken into the hand (the cut-in's turn-up, F17)
+                if old_hand:
+                    fresh = Counter(view.get("hand") or ()) - Counter(old_hand)
+                else:  # the hand was face down: the turn-up shown before is the card just taken
+                    tu = prev.get("turn_up") if isinstance(prev, dict) else None
+                    fresh = Counter([tu] if tu and tu in (view.get("hand") or ()) else [])
+                self._reset_cursor(fresh)
+            else:
+                self._snap_cursor()
             self.message = ""
 
     def add_event(self, event: dict) -> None:
@@ -775,6 +787,16 @@ class Screen:
         return words.get(bid) or safe_text(bid, 14).replace("_", " ")
 
     # --- keys ----------------------------------------------------------------------------------
+
+    def _reset_cursor(self, new_cards: Counter) -> None:
+        """The cursor on the first choosable card not among ``new_cards`` (else the first
+        choosable card, else the first card)."""
+        row = self.row()
+        ok = [i for i in range(len(row)) if self.choosable(i)]
+        if self.active_group is not None and self.active_group.kind == "cards":
+            ok = []  # toggling: nothing is "choosable" before a toggle is tried; start at the left
+        old = [i for i in ok if not new_cards.get(row[i])]
+        self.cursor = (old or ok or [0])[0]
 
     def _snap_cursor(self) -> None:
         row = self.row()
