@@ -669,7 +669,7 @@ def test_N_napoleon_lead_prompt_is_balanced_and_no_turn_up_is_claimed(registry):
     st = _napoleon_until(registry, lambda st: st.phase == "deal" and st.deal.phase == "play" and not st.deal.trump)
     s = screen_at(st, st.to_act[0])
     prompt = text_of(render.hand(s, 80)).splitlines()[0]
-    assert "Lead —" in prompt and "(trump" not in prompt, prompt
+    assert "Lead:" in prompt and "(trump" not in prompt, prompt
 
 
 def test_F15_after_buying_the_cursor_starts_on_the_first_legal_card():
@@ -702,3 +702,59 @@ def test_F17_cut_in_discard_cursor_is_not_on_the_turn_up_just_taken():
     s.set_view(view(st, 3))
     assert s.mode == "discard" and s.row()[0] == "7D"
     assert s.cursor != 0 and s.row()[s.cursor] != "7D" and s.choosable(s.cursor)
+
+
+def test_K_thirteen_card_hand_gives_every_card_a_key_shown_under_it(registry):
+    """Frak You deals 13 cards (K*): cards 11–13 get letters no action uses, shown under them,
+    and the key plays exactly that card."""
+    if "frak_you" not in registry.games:
+        pytest.skip("frak_you is not installed")
+    st = engine.new_match("frak_you", 4, {}, registry=registry)
+    for before, seat, action, after in random_deals(st, random.Random(2), 1):
+        if after.phase == "deal" and after.to_act:
+            s0 = after.to_act[0]
+            v = view(after, s0)
+            if v["hand"] and len(v["hand"]) > 10 and any(a["action"][0] == "play" for a in v["actions"]):
+                break
+    else:
+        raise AssertionError("no 11+ card hand to play from")
+    s = screen_at(after, s0)
+    row = s.row()
+    keys_line = text_of(render.hand(s, 100)).splitlines()[-1]
+    for i in range(10, len(row)):
+        k = s.card_key(i)
+        assert k and k.isalpha() and k not in s.keys
+        if s.choosable(i):
+            assert s.press(k) == [("act", ["play", row[i]])]
+            assert f" {k} " in keys_line
+    assert len({s.card_key(i) for i in range(len(row))}) == len(row)
+
+
+def test_prompts_fit_80_columns():
+    """F16: the blind frapper's long "Take the turn-up, discard" prompt is not cut at 80 columns."""
+    st = table()
+    st = act(st, 0, "blind_frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    st = act(st, 0, "look")
+    s = screen_at(st, 0)
+    lines = text_of(render.hand(s, 80)).splitlines()
+    assert any(ln.rstrip().endswith("← → Enter") for ln in lines[:2]), lines[:2]
+    assert all(render.width(ln) <= 80 for ln in lines)
+
+
+def test_F16_t_before_looking_says_to_look_first():
+    """F16/F9: a blind frapper's take-the-turn-up names the card discarded, so it is offered
+    once they look; [t] before that says so instead of doing nothing."""
+    st = table()
+    st = act(st, 0, "blind_frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    s = screen_at(st, 0)
+    assert s.press("t") == [] and "[l]" in s.message and "[t]" in s.message
+    st = act(st, 0, "look")
+    s.set_view(view(st, 0))
+    s.press("u")
+    assert s.press("t") == [] and s.mode == "take_trump"

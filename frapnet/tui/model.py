@@ -33,6 +33,8 @@ VERB_KEYS = {
 }
 RESERVED_KEYS = frozenset("q")  # the chrome's letter (quit), never given to an action
 DIGIT_KEYS = "1234567890"
+# cards 11, 12, … of a long hand (Frak You deals 13): these letters, skipping any an action uses
+EXTRA_CARD_KEYS = "zxvnmjkhgsdae"
 
 LOG_LINES = 500
 
@@ -853,6 +855,10 @@ class Screen:
                 self._snap_cursor()
                 return []
             return [("act", item[0])]
+        if key == "t" and "l" in self.keys and self.hand is None:
+            # F16: the turn-up is taken by naming the card to discard, so the cards must be seen
+            self.message = _("Look at your cards first ([l]); then [t] takes the turn-up.")
+            return []
         if key.startswith("card:"):
             try:
                 i = int(key[5:])
@@ -863,6 +869,10 @@ class Screen:
             return self._choose(i)
         if key in DIGIT_KEYS and len(key) == 1:
             i = DIGIT_KEYS.index(key)
+            return self._choose(i) if i < len(row) else []
+        extra = self.extra_card_keys()
+        if len(key) == 1 and key in extra:
+            i = 10 + extra.index(key)
             return self._choose(i) if i < len(row) else []
         if key in ("left", "right", "home", "end"):
             if row:
@@ -889,6 +899,17 @@ class Screen:
             return self._choose(self.cursor) if row else []
         return []
 
+    def extra_card_keys(self) -> str:
+        """The keys of cards 11, 12, … on the hand row: letters no action uses now."""
+        return "".join(c for c in EXTRA_CARD_KEYS if c not in self.keys and c not in RESERVED_KEYS)
+
+    def card_key(self, i: int) -> str:
+        """The key that chooses the card at row position ``i``: 1…9, 0, then letters; "" if none."""
+        if i < len(DIGIT_KEYS):
+            return DIGIT_KEYS[i]
+        extra = self.extra_card_keys()
+        return extra[i - len(DIGIT_KEYS)] if i - len(DIGIT_KEYS) < len(extra) else ""
+
     def _choose(self, i: int) -> list[tuple]:
         """Play/choose (card group) or toggle (cards group) the card at row position ``i``."""
         row = self.row()
@@ -913,7 +934,7 @@ class Screen:
 def help_lines(_: Callable[[str], str]) -> list[tuple[str, str]]:
     """The help screen: (keys, what they do)."""
     return [
-        ("1…9, 0", _("play or toggle the card with that number")),
+        ("1…9, 0, z x v…", _("play or toggle the card with that key")),
         ("← →  Home End", _("move along your hand")),
         ("Enter", _("play the card at the cursor / confirm the cards chosen")),
         ("Space", _("play the card / toggle it when choosing several")),

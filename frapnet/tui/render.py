@@ -166,13 +166,20 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         out += [("class:dim", " " + _("Waiting for players: {k} of {n} seats taken").format(k=taken, n=s.players))]
     else:
         out += [("class:dim", " " + _("The next deal starts in a moment."))]
+    prompt = ""
     if g is not None and g.kind == "card":
-        out += [("", " " + _("{what} — press the card's number, or ← → and Enter").format(what=g.title))]
+        prompt = _("{what}: press the card's key, or ← → Enter").format(what=g.title)
     elif g is not None and g.kind == "cards":
         lo, hi = s.counts() or (0, 0)
         need = f"{lo}–{hi}" if lo != hi else str(lo)
-        out += [("", " " + _("{what} — chosen {k} (allowed {need}); Space toggles")
-                 .format(what=g.title, need=need, k=len(s.selected)))]
+        prompt = _("{what}: chosen {k} (allowed {need}); Space toggles").format(what=g.title, need=need,
+                                                                               k=len(s.selected))
+    if prompt:
+        used = sum(width(f[1]) for f in out)
+        if used + 1 + width(prompt) > w:  # too long for one line at this width: a line of its own
+            out += [("", "\n")]
+            used = 0
+        out += [("", " " + cut(prompt, max(1, w - used - 2)))]
     out += [("", "\n")]
     # the cards
     row = s.row()
@@ -206,7 +213,7 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         mid.append(_frag(fst, _face(c), h))
         mid.append(_frag(base, "│", h))
         bot.append(_frag(base, "╰───╯", h))
-        digit = "1234567890"[i] if i < 10 else " "
+        digit = s.card_key(i) or " "
         if cur:
             keys.append(_frag("class:cursor", f"[ {digit} ]" if ok else "[   ]", h))
         elif ok:
