@@ -179,7 +179,11 @@ def test_play_a_whole_deal_in_tmux_and_settle_F8_F21_F23_F24(tmp_path):
             assert amount(remise) == rep["remises"][s]
             assert amount(balance) == result["balances"][s]
             assert amount(net) == result["balances"][s]  # the first deal starts from 0
-        assert f"Pot {result['pot']} carried" in settled if result["pot"] else "fresh antes" in settled
+        # --deals 1: the last deal, so no "next deal" nor fresh antes are promised
+        box = "\n".join(ln for ln in settled.splitlines() if ln.count("│") >= 2)
+        assert "next deal" not in box and "antes" not in box, box
+        assert (f"The match is over; {result['pot']} is left in the pot." if result["pot"]
+                else "The match is over.") in settled
         line = next(x for x in settled.splitlines() if "Deal 1 settled:" in x)
         for s, nm in enumerate(names):
             b = result["balances"][s]
@@ -484,3 +488,65 @@ def test_two_machines_host_play_and_join_play_the_same_deal(tmp_path):
                 t.kill()
         for ns in created:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def test_closed_terminal_then_join_again_takes_the_seat_back_with_the_saved_token(tmp_path):
+    """docs/hosting.md "a closed terminal": `frapnet join` saves the seat token (0600, under
+    $XDG_STATE_HOME/frapnet/tokens.json); the terminal is closed (tmux killed: SIGHUP), and a new
+    `frapnet join` gets the same seat and hand back. Leaving on purpose forgets the token;
+    `--new-seat` ignores a saved one."""
+    host = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                             "--players", "2", "--bots", "1", "--no-announce", "--seed", "5", "--name", "Keep",
+                             "--grace", "60"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    state = tmp_path / "state"
+    store = state / "frapnet" / "tokens.json"
+    ts = []
+    hosts = [host]
+    try:
+        m = re.search(r"on 127\.0\.0\.1:(\d+)", host.stdout.readline())
+        assert m
+        port = int(m.group(1))
+        cmd = (f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 XDG_STATE_HOME={state} {sys.executable} -m frapnet "
+               f"join 127.0.0.1:{port} --name Olga --lang en")
+        t = Tmux(cmd + "; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
+        ts.append(t)
+        t.wait(lambda s: "[l] Look" in s and "Olga (you)" in s, 20, "the table")
+        t.keys("l")
+        faces = hand_faces(t.wait(lambda s: len(hand_faces(s)) == 4, 10, "the hand face up"))
+        saved = json.loads(store.read_text())
+        entry = saved[f"127.0.0.1:{port}/"]
+        assert entry["seat"] == 0 and len(entry["token"]) >= 16 and entry["table"] == "Keep"
+        assert store.stat().st_mode & 0o777 == 0o600
+        t.kill()  # the terminal is closed
+        t = Tmux(cmd + "; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
+        ts.append(t)
+        back = t.wait(lambda s: "Olga (you)" in s and len(hand_faces(s)) == 4, 20, "the seat back")
+        assert hand_faces(back) == faces
+        assert "Taking back your seat with its saved token" in back
+        t.keys("q")
+        t.wait(lambda s: "Leave the table?" in s, 5, "the confirmation")
+        t.keys("y")
+        assert "FRAPNET-EXIT=0" in t.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "frapnet to exit")
+        assert f"127.0.0.1:{port}/" not in json.loads(store.read_text())  # the seat was given up
+        # a stale saved token (a new table on the same port): dropped, and a new seat is taken;
+        # with --new-seat a saved token is not even tried
+        host2 = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                                  "--players", "3", "--bots", "1", "--no-announce", "--name", "Fresh"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        hosts.append(host2)
+        port2 = int(re.search(r"on 127\.0\.0\.1:(\d+)", host2.stdout.readline()).group(1))
+        from frapnet.tui import tokens
+        for flag in ("", " --new-seat"):
+            tokens.save_token("127.0.0.1", port2, "stale-token-0123456789", path=store)
+            t = Tmux(cmd.replace(f":{port} ", f":{port2} ") + flag + "; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
+            ts.append(t)
+            fresh = t.wait(lambda s: "Olga (you)" in s, 20, "a new seat")
+            assert ("The saved seat is no longer valid; taking a new seat." in fresh) == (flag == ""), fresh
+            assert json.loads(store.read_text())[f"127.0.0.1:{port2}/"]["token"] != "stale-token-0123456789"
+    finally:
+        for t in ts:
+            t.kill()
+        for h in hosts:
+            h.kill()
+            h.wait(10)

@@ -10,6 +10,8 @@ def add_arguments(p):
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
     p.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
                    help="how long to look for a table by name on the LAN (default 3)")
+    p.add_argument("--new-seat", action="store_true",
+                   help="take a new seat even if a seat token for this table was saved (see docs/playing.md)")
     p.add_argument("--interface", action="append", default=None, metavar="ADDR",
                    help="look for the table by name only on this interface address (repeatable; default all)")
 
@@ -30,8 +32,11 @@ def run(args) -> int:
         print(f"frapnet join: {exc}", file=sys.stderr)
         return 2
 
+    from frapnet.tui import tokens
     from frapnet.tui.app import install_reactor, react, run_client
 
+    # a seat token saved by an earlier run (a closed terminal): take the seat back with it
+    token = None if (args.new_seat or args.spectate) else tokens.load_token(host, port)
     install_reactor()
     return react(lambda reactor: run_client(reactor, host, port, name, lang, password=args.password,
-                                            spectate=args.spectate))
+                                            spectate=args.spectate, token=token, remember=not args.spectate))

@@ -245,7 +245,8 @@ class ClientApp:
 
 def run_client(reactor, host: str, port: int, name: str, lang: str = "en", *, password: str | None = None,
                spectate: bool = False, token: str | None = None, table: str | None = None,
-               input=None, output=None, on_app: Callable[[ClientApp], Any] | None = None, local: bool = False):
+               input=None, output=None, on_app: Callable[[ClientApp], Any] | None = None, local: bool = False,
+               remember: bool = False, tokens_file=None):
     """Open the terminal client on ``host``:``port`` as ``name`` (chrome and game texts in ``lang``).
 
     Returns a Deferred firing with 0 when the player quits (or the table closes and the player
@@ -253,28 +254,33 @@ def run_client(reactor, host: str, port: int, name: str, lang: str = "en", *, pa
     once the terminal is restored). Connection trouble is shown and retried by the TableClient
     (seat token, backoff). ``on_app`` is called with the :class:`ClientApp` once built (tests,
     benchmarks); ``local``: the host runs in this process and stops when the player leaves.
+    ``remember``: keep the seat token on disk (:mod:`frapnet.tui.tokens`, ``tokens_file`` or the
+    default path) so a later run gets the seat back; it is forgotten when the player leaves or
+    the table closes, and a saved ``token`` the host no longer knows (``bad_token``) is dropped
+    and a new seat is taken.
     """
     from twisted.internet import defer
 
     d = defer.ensureDeferred(_run_client(reactor, host, port, name, lang, password=password, spectate=spectate,
                                          token=token, table=table, input=input, output=output, on_app=on_app,
-                                         local=local))
+                                         local=local, remember=remember, tokens_file=tokens_file))
     return d
 
 
 async def _run_client(reactor, host, port, name, lang, *, password, spectate, token, table, input, output, on_app,
-                      local):
+                      local, remember=False, tokens_file=None):
     from twisted.internet import defer
     from twisted.logger import LogLevel, formatEvent, globalLogPublisher
 
-    from frapnet.net.client import TableClient
+    from frapnet.net.client import JoinError, TableClient
+    from frapnet.tui import tokens
 
     _ = translation(lang).gettext
     screen = Screen(_, lang)
     screen.local = local
-    client = TableClient(host, port, name=name, password=password, token=token, spectate=spectate, lang=lang,
-                         reconnect=True, reactor=reactor, table=table)
-    ui = ClientApp(screen, send=client.act, chat=client.chat, leave=client.leave, input=input, output=output)
+    box: dict = {}
+    ui = ClientApp(screen, send=lambda a: box["c"].act(a), chat=lambda t: box["c"].chat(t),
+                   leave=lambda: box["c"].leave(), input=input, output=output)
 
     def hook(fn):
         def call(arg):
@@ -282,16 +288,12 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
             ui.refresh()
         return call
 
-    client.on_welcome = hook(screen.set_welcome)
-    client.on_view = hook(screen.set_view)
-    client.on_event = hook(screen.add_event)
-    client.on_chat = hook(screen.add_chat)
-    client.on_error = hook(screen.add_error)
-
     def closing(msg=None):
-        msg = msg if isinstance(msg, dict) else getattr(client, "closing", None)
+        msg = msg if isinstance(msg, dict) else getattr(box.get("c"), "closing", None)
         if msg and screen.closed is None:
             screen.set_closing(msg)
+            if remember:
+                _forget()
             ui.refresh()
 
     def status(st):
@@ -299,8 +301,37 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         closing()
         ui.refresh()
 
-    client.on_status = status
-    client.on_closing = closing  # the host's closing message: match over, final balances
+    def _forget():
+        try:
+            tokens.forget_token(host, port, table, tokens_file)
+        except OSError:
+            pass
+
+    def welcome(msg):
+        screen.set_welcome(msg)
+        c = box["c"]
+        if remember and c.token and isinstance(msg, dict) and msg.get("seat") is not None:
+            try:
+                tokens.save_token(host, port, c.token, table, name=str(msg.get("table") or ""),
+                                  seat=msg.get("seat"), path=tokens_file)
+            except OSError as exc:
+                screen.add_log("system", _("Could not save the seat token: {why}").format(why=exc))
+        ui.refresh()
+
+    def new_client(tok):
+        client = TableClient(host, port, name=name, password=password, token=tok, spectate=spectate, lang=lang,
+                             reconnect=True, reactor=reactor, table=table)
+        client.on_welcome = welcome
+        client.on_view = hook(screen.set_view)
+        client.on_event = hook(screen.add_event)
+        client.on_chat = hook(screen.add_chat)
+        client.on_error = hook(screen.add_error)
+        client.on_status = status
+        client.on_closing = closing  # the host's closing message: match over, final balances
+        box["c"] = client
+        return client
+
+    new_client(token)
 
     def observe(event):
         level = event.get("log_level")
@@ -314,6 +345,8 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
 
     globalLogPublisher.addObserver(observe)
     screen.add_log("system", _("Joining {host}:{port} as {name}…").format(host=host, port=port, name=name))
+    if token and remember:
+        screen.add_log("system", _("Taking back your seat with its saved token…"))
     app_d = defer.Deferred.fromFuture(asyncio.ensure_future(ui.app.run_async(set_exception_handler=False)))
 
     def before_shutdown():
@@ -328,6 +361,14 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     failure = {}
 
     def join_failed(f):
+        if remember and box["c"].token and f.check(JoinError) and f.value.code == "bad_token" \
+                and not failure.get("retried"):
+            # the host no longer knows the saved seat (a new table, or the seat was given up)
+            failure["retried"] = True
+            _forget()
+            screen.add_log("status", _("The saved seat is no longer valid; taking a new seat."))
+            new_client(None).connect().addErrback(join_failed)
+            return
         # refused (wrong password, table full…) or nobody listening: leave the full screen and say
         # why on the restored terminal (exit status 2)
         why = f.getErrorMessage() or f.type.__name__
@@ -336,7 +377,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         if ui.app.is_running and not ui.app.future.done():
             ui.app.exit(result=2)
 
-    client.connect().addErrback(join_failed)
+    box["c"].connect().addErrback(join_failed)
     try:
         code = await app_d
     finally:
@@ -345,13 +386,16 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
             reactor.removeSystemEventTrigger(trigger)
         except (ValueError, KeyError):
             pass
+        client = box["c"]
         if not ui.quitting:
             client.close()
         else:
+            if remember:
+                _forget()  # leaving gives the seat up: its token is no use any more
             # let the leave message go out before the connection closes
             await _sleep(reactor, 0.05)
             client.close()
-    if failure:
+    if failure.get("message"):
         print(f"frapnet: {failure['message']}", file=sys.stderr)
         return 2
     return code if isinstance(code, int) else 0
