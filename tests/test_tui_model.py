@@ -758,3 +758,57 @@ def test_F16_t_before_looking_says_to_look_first():
     s.set_view(view(st, 0))
     s.press("u")
     assert s.press("t") == [] and s.mode == "take_trump"
+
+
+def test_log_lines_wrap_at_word_boundaries():
+    """A long log line (F24's settlement line, say) breaks between words, never inside one."""
+    s = Screen()
+    text = "Deal 3 settled: Olga +100 (remise 400), Ivan −100, Pyotr −100, Anna +100; pot 1200 carried over"
+    s.add_log("settle", text)
+    lines = text_of(render.log_lines(s, 40)).split("\n")
+    assert len(lines) > 2 and all(render.width(ln) <= 40 for ln in lines)
+    assert " ".join(ln.strip() for ln in lines) == text  # every word whole, in order
+    assert text_of(render.log_lines(s, 200)) == text
+
+
+def test_seat_columns_never_run_together_and_compact_keeps_you_and_a_legend():
+    """The seat table keeps a space between columns (a "reconnecting…" seat, a long bid), and
+    the two-column layout (more than six seats) still says "(you)" and explains ● ⚙."""
+    st = engine.new_match("frap", 8, {"deck": 52})
+    st, _ = engine.start_deal(st, make_pack(52), dealer=7)
+    st = act(st, 0, "blind_frap")
+    v = view(st, 0)
+    v["connection"] = ["connected", "reconnecting"] + ["bot"] * 6
+    s = Screen()
+    s.set_view(v)
+    wide = text_of(render.seats(s, 100))
+    assert "reconnecting… " in wide and "blind frap" in wide
+    compact = text_of(render.seats(s, 80, compact=True))
+    assert "(you)" in compact and "● connected" in compact and "⚙ computer" in compact
+    assert all(render.width(ln) <= 80 for ln in compact.splitlines())
+    row = [ln for ln in compact.splitlines() if "(you)" in ln][0]
+    assert re.search(r"blind\S* +0? ", row.split("(you)")[1]) or "blin" in row
+
+
+def model_help():
+    from frapnet.tui.model import help_lines
+    return help_lines(lambda x: x)
+
+
+def test_help_box_lines_keep_a_margin_and_a_small_terminal_is_asked_to_grow():
+    s = Screen()
+    lines = text_of(render.help_screen(s)).splitlines()
+    body = [ln for ln in lines if any(what in ln for _k, what in model_help())]
+    assert len(body) == len(model_help()) and all(ln.endswith("  ") for ln in body)
+    assert "please enlarge it to at least 80×24" in text_of(render.too_small(s, 70, 20))
+    ru = Screen(i18n.translation("ru").gettext, "ru")
+    assert "80×24" in text_of(render.too_small(ru, 70, 20)) and "please" not in text_of(render.too_small(ru, 70, 20))
+
+
+@pytest.mark.parametrize("cmd", ["play", "join"])
+def test_play_and_join_without_a_terminal_say_so_and_exit_2(cmd):
+    import subprocess
+    import sys
+    args = [sys.executable, "-m", "frapnet", cmd] + (["127.0.0.1:9"] if cmd == "join" else [])
+    p = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and f"frapnet {cmd}: needs a terminal" in p.stderr and "EOFError" not in p.stderr

@@ -22,6 +22,10 @@ def run(args) -> int:
     from frapnet.commands.play import default_name
     from frapnet.tui.i18n import default_lang
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("frapnet join: needs a terminal (standard input and output must be a terminal, "
+              "not a file or a pipe)", file=sys.stderr)
+        return 2
     lang = args.lang or default_lang()
     name = args.name or default_name()
     from frapnet.net.discovery import resolve

@@ -15,7 +15,7 @@ def add_arguments(p):
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     p.add_argument("--deals", type=int, default=None, metavar="N", help="end the match after N deals")
-    p.add_argument("--record", default=None, metavar="FILE", help="write the match's record here (record-format.md)")
+    p.add_argument("--record", default=None, metavar="FILE", help="write the match's record here (docs/records.md)")
     p.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
                    help="computer players think this long, so you can follow them (default 0.5)")
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS",
@@ -39,6 +39,10 @@ def run(args) -> int:
     from frapnet.errors import PluginError, RuleError
     from frapnet.tui.i18n import default_lang
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("frapnet play: needs a terminal (standard input and output must be a terminal, "
+              "not a file or a pipe)", file=sys.stderr)
+        return 2
     lang = args.lang or default_lang()
     name = args.name or default_name()
     try:

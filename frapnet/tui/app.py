@@ -25,7 +25,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, Window
-from prompt_toolkit.layout.containers import ConditionalContainer
+from prompt_toolkit.layout.containers import ConditionalContainer, DynamicContainer
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.data_structures import Point
@@ -117,14 +117,13 @@ class ClientApp:
 
         self.top = Window(FormattedTextControl(self._top, focusable=True, show_cursor=False),
                           height=self._top_height, wrap_lines=False)
-        self.log = Window(FormattedTextControl(lambda: render.log_lines(s), show_cursor=False,
+        self.log = Window(FormattedTextControl(lambda: render.log_lines(s, self._width()), show_cursor=False,
                                                get_cursor_position=self._log_end),
                           wrap_lines=True)
         self.chat_line = TextArea(multiline=False, prompt=s._("say> "), height=1,
                                   accept_handler=self._send_chat, style="class:chat")
         status = Window(FormattedTextControl(lambda: render.status_bar(s, self._width())), height=1)
         rule = Window(height=1, char="─", style="class:frame.border")
-        body = HSplit([self.top, rule, self.log, self.chat_line, status])
 
         def overlay(name, fn):
             return Float(ConditionalContainer(
@@ -132,6 +131,10 @@ class ClientApp:
                       style="class:dialog"),
                 filter=Condition(lambda: s.overlay == name)))
 
+        small = Window(FormattedTextControl(lambda: render.too_small(s, self._width(), self._rows())),
+                       wrap_lines=True)
+        body = DynamicContainer(lambda: small if self.too_small() else main)
+        main = HSplit([self.top, rule, self.log, self.chat_line, status])
         self.root = FloatContainer(body, floats=[
             overlay("settlement", lambda: render.settlement(s)),
             overlay("help", lambda: render.help_screen(s)),
@@ -142,6 +145,12 @@ class ClientApp:
                                input=input, output=output)
 
     # --- drawing -------------------------------------------------------------------------------
+    MIN_COLUMNS, MIN_ROWS = 80, 24
+
+    def too_small(self) -> bool:
+        """The terminal is smaller than 80×24: the table is replaced by a request to enlarge it."""
+        return self._width() < self.MIN_COLUMNS or self._rows() < self.MIN_ROWS
+
     def _width(self) -> int:
         try:
             return self.app.output.get_size().columns
@@ -173,8 +182,9 @@ class ClientApp:
         return Dimension.exact(min(lines, max(1, self._rows() - 4)))
 
     def _log_end(self) -> Point:
-        """The log window follows its last line."""
-        return Point(0, max(0, len(self.screen.log) - 1))
+        """The log window follows its last (wrapped) line."""
+        lines = sum(f[1].count("\n") for f in render.log_lines(self.screen, self._width()))
+        return Point(0, lines)
 
     def _click(self, key: str):
         def handler(ev):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from frapnet.tui.model import SUIT_SYMBOLS, Screen, card_face, card_red, help_lines
-from frapnet.tui.text import cut, fmt_amount, pad, safe_name, safe_text, width
+from frapnet.tui.text import cut, fmt_amount, pad, safe_name, safe_text, width, wrap
 
 CARD_W = 5  # cells per card box, plus one space between cards
 
@@ -88,18 +88,19 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     # amounts are never cut (F6: exact at any size): the balance column grows to fit
     bw = max([width(fmt_amount(b)) + 1 for b in bal if isinstance(b, int)] + [0])
     if not compact:
-        cols = (2, 20, 2, 13, 14, 7, max(11, bw))
+        cols = (2, 20, 2, 15, 14, 7, max(11, bw))
         head = ["", _("player"), "", _("state"), _("bid"), _("tricks"), ledger]
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
-        cols = (1, 12, 1, 2, 7, 2, max(8, bw))
-        out = []
+        cols = (1, 13, 2, 2, 6, 3, max(8, bw))
+        out = [("class:dim", " " + _("● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer")), ("", "\n")]
     cells = []
     for seat in range(n):
         info = s.seat_info(seat)
         turn = seat in s.to_act
         me = seat == s.seat
-        name = s.name(seat) + (" " + _("(you)") if me and not compact else "")
+        you = " " + _("(you)")
+        name = (cut(s.name(seat), max(1, cols[1] - 1 - width(you))) + you) if me else s.name(seat)
         conn = s.connection(seat)
         if compact:
             conn_txt = {"connected": "●", "reconnecting": "○", "bot": "⚙", "empty": "·"}.get(conn, "")
@@ -114,7 +115,7 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         cst = "class:conn.bad" if conn == "reconnecting" else ""
         frags = []
         for i, (f, c) in enumerate(zip(fields, cols)):
-            txt = pad(f, c) if i != len(cols) - 1 or not compact else pad(f, c)
+            txt = pad(cut(f, c - 1), c) if c > 2 else pad(f, c)  # columns never run together
             frags.append((cst if i == 3 and cst else style, txt))
         card = trick.get(seat)
         if card:
@@ -260,16 +261,31 @@ def actions(s: Screen, w: int, click: Callable | None = None) -> list:
     return out + [("", "\n")]
 
 
-def log_lines(s: Screen) -> list:
-    """The log pane: events, chat, status, errors and settlements, oldest first."""
+def log_lines(s: Screen, w: int | None = None) -> list:
+    """The log pane: events, chat, status, errors and settlements, oldest first; with ``w`` each
+    line is wrapped at word boundaries to ``w`` cells (continuation lines indented)."""
     styles = {"chat": "class:log.chat", "error": "class:log.error", "status": "class:log.status",
               "settle": "class:log.settle", "system": "class:dim"}
     out = []
     for kind, text in s.log:
-        out += [(styles.get(kind, ""), text), ("", "\n")]
+        st = styles.get(kind, "")
+        if w is None or width(text) <= w:
+            out += [(st, text), ("", "\n")]
+            continue
+        first, *rest = wrap(text, w)
+        out += [(st, first), ("", "\n")]
+        for ln in wrap(" ".join(rest), max(1, w - 2)) if rest else ():
+            out += [(st, "  " + ln), ("", "\n")]
     if out:
         out.pop()
     return out
+
+
+def too_small(s: Screen, w: int, h: int) -> list:
+    """Shown instead of the table when the terminal is smaller than 80×24."""
+    _ = s._
+    return [("class:error", " " + _("The terminal is {w}×{h}: please enlarge it to at least 80×24.")
+             .format(w=w, h=h)), ("", "\n "), ("class:dim", _("q leaves the table."))]
 
 
 def status_bar(s: Screen, w: int) -> list:
@@ -289,8 +305,8 @@ def help_screen(s: Screen) -> list:
     _ = s._
     out = [("class:title", " " + _("Keys") + " "), ("", "\n\n")]
     for keys, what in help_lines(_):
-        out += [("class:key", " " + pad(keys, 18)), ("", what + "\n")]
-    out += [("", "\n"), ("class:dim", " " + _("Press any key to go back."))]
+        out += [("class:key", " " + pad(keys, 18)), ("", what + "  \n")]  # a margin before the border
+    out += [("", "\n"), ("class:dim", " " + _("Press any key to go back.") + "  ")]
     return out
 
 

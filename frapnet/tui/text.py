@@ -98,3 +98,33 @@ def fmt_amount(n) -> str:
     if n < 0:
         return f"−{-n}"
     return "0"
+
+
+def wrap(s: str, cells: int) -> list[str]:
+    """``s`` broken into lines of at most ``cells`` terminal cells at spaces (a word longer than
+    a line is cut across lines); at least one line."""
+    if cells <= 0:
+        return [s]
+    lines: list[str] = []
+    cur, cw = "", 0
+    for word in s.split(" "):
+        ww = width(word)
+        if cur and cw + 1 + ww <= cells:
+            cur, cw = cur + " " + word, cw + 1 + ww
+            continue
+        if cur or lines:
+            lines.append(cur)
+        cur, cw = "", 0
+        while ww > cells:  # a very long word: split it
+            part, pw = "", 0
+            for ch in word:
+                c = get_cwidth(ch)
+                if pw + c > cells:
+                    break
+                part, pw = part + ch, pw + c
+            lines.append(part)
+            word = word[len(part):]
+            ww = width(word)
+        cur, cw = word, ww
+    lines.append(cur)
+    return lines
