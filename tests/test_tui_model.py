@@ -812,3 +812,22 @@ def test_play_and_join_without_a_terminal_say_so_and_exit_2(cmd):
     args = [sys.executable, "-m", "frapnet", cmd] + (["127.0.0.1:9"] if cmd == "join" else [])
     p = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and f"frapnet {cmd}: needs a terminal" in p.stderr and "EOFError" not in p.stderr
+
+
+def test_F20_refusal_says_follow_suit_only_when_certain():
+    """F20: a card of another suit while the hand holds the led suit: the message says why;
+    a card refused for another reason (nothing led yet) keeps the neutral line."""
+    st, _ = _to_buy()
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    st = act(st, 0, "play", "7H")  # the frapper leads ♥
+    s = screen_at(st, 1)
+    assert s.press("2") == []  # Q♠
+    assert s.message == "Q♠ cannot be played now: follow suit ♥ (F20)"
+    ru = screen_at(st, 1, "ru")
+    ru.press("2")
+    assert ru.message == "Q♠ сейчас нельзя: нужно ходить в масть ♥ (F20)"
+    # seat 2 is not to act: nothing is offered, so nothing is certain
+    s2 = screen_at(st, 2)
+    s2.mode = None
+    assert s2.refusal("JS") == "J♠ cannot be chosen now."

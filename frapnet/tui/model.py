@@ -899,6 +899,23 @@ class Screen:
             return self._choose(self.cursor) if row else []
         return []
 
+    def refusal(self, card: str) -> str:
+        """Why ``card`` cannot be chosen, when the view makes it certain: a trick is led, the hand
+        holds the led suit, ``card`` is of another suit and every card offered follows suit
+        (Frap F20; the same in any game whose offered plays say so). Otherwise a neutral line."""
+        _ = self._
+        g = self.active_group
+        trick = (self.view or {}).get("trick") or []
+        if g is not None and g.kind == "card" and trick and card in (self.hand or ()):
+            led = card_suit(trick[0][1])
+            cands = g.candidates()
+            if led and card_suit(card) != led and cands and all(card_suit(c) == led for c in cands) \
+                    and any(card_suit(c) == led for c in self.hand or ()):
+                rule = " (F20)" if (self.view or {}).get("game") == "frap" else ""
+                return _("{card} cannot be played now: follow suit {suit}").format(
+                    card=card_face(card), suit=SUIT_SYMBOLS[led]) + rule
+        return _("{card} cannot be chosen now.").format(card=card_face(card))
+
     def extra_card_keys(self) -> str:
         """The keys of cards 11, 12, … on the hand row: letters no action uses now."""
         return "".join(c for c in EXTRA_CARD_KEYS if c not in self.keys and c not in RESERVED_KEYS)
@@ -920,7 +937,7 @@ class Screen:
         if g.kind == "cards" or self.choosable(i):
             self.cursor = i  # the cursor follows a chosen card (not a refused one)
         if not self.choosable(i):
-            self.message = self._("{card} cannot be chosen now.").format(card=card_face(card))
+            self.message = self.refusal(card)
             return []
         if g.kind == "card":
             for a, _lab in g.actions:
