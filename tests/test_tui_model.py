@@ -670,6 +670,10 @@ def test_N_napoleon_lead_prompt_is_balanced_and_no_turn_up_is_claimed(registry):
     s = screen_at(st, st.to_act[0])
     prompt = text_of(render.hand(s, 80)).splitlines()[0]
     assert "Lead:" in prompt and "(trump" not in prompt, prompt
+    card = s.row()[s.cursor]
+    acts = text_of(render.actions(s, 100))  # Enter's action in the host's words: the trump it sets
+    assert f"[Enter] Lead {card_face(card)} (trump " in acts, acts
+    assert "treasure " in text_of(render.header(s, 100)).splitlines()[0]
 
 
 def test_F15_after_buying_the_cursor_starts_on_the_first_legal_card():

@@ -33,7 +33,8 @@ def header(s: Screen, w: int) -> list:
     if isinstance(v.get("deal_no"), int) and v["deal_no"]:
         bits.append(_("deal {n}").format(n=v["deal_no"]))
     if isinstance(v.get("pot"), int):
-        bits.append(_("pot {n}").format(n=v["pot"]))
+        # Napoleon's pot is the treasure (its view says so)
+        bits.append((_("treasure {n}") if "treasure" in v else _("pot {n}")).format(n=v["pot"]))
     right = " · ".join(bits) + " "
     line1 = [("class:title", pad(left, max(0, w - width(right)))), ("class:title.right", right)]
     parts = []
@@ -173,7 +174,7 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
     elif g is not None and g.kind == "cards":
         lo, hi = s.counts() or (0, 0)
         need = f"{lo}–{hi}" if lo != hi else str(lo)
-        prompt = _("{what}: chosen {k} (allowed {need}); Space toggles").format(what=g.title, need=need,
+        prompt = _("{what} — chosen {k} (allowed {need}); Space toggles").format(what=g.title, need=need,
                                                                                k=len(s.selected))
     if prompt:
         used = sum(width(f[1]) for f in out)
@@ -241,6 +242,13 @@ def actions(s: Screen, w: int, click: Callable | None = None) -> list:
             items.append(("Enter", ch[1], "enter", "class:button.go"))
         else:
             items.append(("Enter", _("(choose cards)"), "enter", "class:button.off"))
+    elif g is not None and g.kind == "card":
+        # what Enter does now, in the host's words (Napoleon's first lead names the trump it sets)
+        row = s.row()
+        if 0 <= s.cursor < len(row) and s.choosable(s.cursor):
+            lab = next((lab for a, lab in g.actions if a[1] == row[s.cursor]), None)
+            if lab:
+                items.append(("Enter", lab, "enter", "class:button.go"))
     for k, label, _item in s.buttons():
         items.append((k, label, f"button:{k}", "class:button"))
     out.append(("", " "))
