@@ -760,7 +760,7 @@ class Screen:
             if r["remise"]:
                 p += " " + _("(remise {n})").format(n=r["remise"])
             if r.get("bid"):
-                p += " " + _("(bid {bid})").format(bid=r["bid"])
+                p += f" ({r['bid']})"
             if r.get("lost"):
                 p += " " + _("(loses)")
             parts.append(p)

@@ -32,7 +32,7 @@ def header(s: Screen, w: int) -> list:
     bits = []
     if isinstance(v.get("deal_no"), int) and v["deal_no"]:
         bits.append(_("deal {n}").format(n=v["deal_no"]))
-    if isinstance(v.get("pot"), int):
+    if isinstance(v.get("pot"), int) and (v["pot"] or v.get("ledger") != "points"):  # no pot in points games
         # Napoleon's pot is the treasure (its view says so)
         bits.append((_("treasure {n}") if "treasure" in v else _("pot {n}")).format(n=v["pot"]))
     right = " · ".join(bits) + " "
