@@ -174,3 +174,45 @@ def test_replay_cli_deeply_nested_exit_2(tmp_path):
     p = subprocess.run(FRAPNET + ["replay", str(f), "--json"], capture_output=True, text=True, cwd=ROOT,
                        timeout=30)
     assert p.returncode == 2 and '"rule": "record"' in p.stdout and "Traceback" not in p.stderr, p.stderr[-2000:]
+
+
+def test_seat_kept_for_host_bots_cannot_be_taken_by_a_stranger():
+    """`--bots K` keeps the last K seats: a hello naming one gets ``seat_taken`` (it used to
+    take it, and the host's computer player then failed to join); a hello without ``seat``
+    skips it; only its token (given to the host's own computer player) takes it, and it keeps
+    that token if the player leaves before the match."""
+    table, factory, clock = make(players=3, reserved=[1, 2])
+    thief = Conn(factory)
+    err = thief.hello("Mallory", seat=2)[0]
+    assert err["code"] == "seat_taken" and "computer player" in err["message"] and not thief.open
+    assert Conn(factory).hello("Forger", token="A" * 24)[0]["code"] == "bad_token"
+    human = Conn(factory)
+    assert human.hello("Olga")[0]["seat"] == 0
+    late = Conn(factory)
+    assert late.hello("Ivan")[0]["code"] == "table_full"
+    token = table.reserved_token(2)
+    bot = Conn(factory)
+    w = bot.hello("Bot 3", token=token, bot=True)[0]
+    assert w["seat"] == 2 and w["token"] == token and table.seats[2].status == "bot"
+    bot.send({"type": "leave"})
+    assert table.seats[2].status == "empty" and table.seats[2].token == token
+    again = Conn(factory)
+    assert again.hello("Bot 3", token=token, bot=True)[0]["seat"] == 2
+    with pytest.raises(ValueError):
+        table.reserved_token(0)
+
+
+def test_host_bots_take_their_kept_seats_by_token():
+    """start_host gives each of its computer players its seat's token (a real host on loopback)."""
+    code = (
+        "from twisted.internet import task, defer\n"
+        "from frapnet.net.host import start_host\n"
+        "async def main(r):\n"
+        "    h = start_host(r, players=3, bots=3, seed='1', deals=1, pause=0.0, level='random')\n"
+        "    res = await h.finished\n"
+        "    await h.stop()\n"
+        "    print(res['deals'], [s.token == h.table.reserved_token(s.index) for s in h.table.seats])\n"
+        "task.react(lambda r: defer.ensureDeferred(main(r)))\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.split("\n")[0] == "1 [True, True, True]"

@@ -128,7 +128,9 @@ class Table:
     until the game's match ends), ``record`` (a path: the record is rewritten, atomically,
     after every accepted action and deal start — before anyone is told; past
     :data:`RECORD_EVERY_ACTION_LIMIT` bytes at deal boundaries only), ``reserved`` (seats kept
-    for ``--bots``: a hello without ``seat`` skips them),
+    for ``--bots``: each has its token from the start (:meth:`reserved_token`), and only a
+    hello with that token takes it — a hello without ``seat`` skips it, one naming it is
+    refused with ``seat_taken``),
     ``level`` (the takeover bot's level), ``bot_delay`` (seconds before a takeover move),
     ``on_finish`` (called once with the result dict), ``registry`` (plugins),
     ``max_spectators`` (more spectators are refused with ``busy``, so that watchers can never
@@ -157,6 +159,9 @@ class Table:
         self.on_finish = on_finish
         reserved = set(reserved)
         self.seats = [Seat(i, i in reserved) for i in range(players)]
+        for s in self.seats:  # only the host's own computer players get these (start_host)
+            if s.reserved:
+                s.token = secrets.token_urlsafe(18)
         self.spectators: list = []
         self.max_spectators = max_spectators
         self.started = False
@@ -325,16 +330,31 @@ class Table:
         self._maybe_start()
         return seat
 
+    def reserved_token(self, seat: int) -> str:
+        """The token of ``seat``, kept for one of the host's own computer players (``--bots``)."""
+        s = self.seats[seat]
+        if not s.reserved or s.token is None:
+            raise ValueError(f"seat {seat} is not kept for a computer player")
+        return s.token
+
     def _claim(self, peer, hello: dict) -> int:
         token = hello.get("token")
+        s = None
         if token:
-            for s in self.seats:
-                if s.token is not None and _same_secret(token, s.token):
-                    return self._reclaim(s, peer, hello)
-            raise ProtocolError("bad_token", "that seat token is not valid at this table (the seat was given up)",
-                                fatal=True)
+            for x in self.seats:
+                if x.token is not None and _same_secret(token, x.token):
+                    s = x
+                    break
+            if s is None:
+                raise ProtocolError("bad_token", "that seat token is not valid at this table (the seat was given "
+                                                 "up)", fatal=True)
+            if s.status != EMPTY:
+                return self._reclaim(s, peer, hello)
+            # an empty seat kept for the host's computer player, taken with its token
         want = hello.get("seat")
-        if want is not None:
+        if s is not None:
+            pass
+        elif want is not None:
             if not 0 <= want < len(self.seats):
                 raise ProtocolError("bad_message", f"seat {want} does not exist (seats 0…{len(self.seats) - 1})",
                                     fatal=True)
@@ -342,6 +362,9 @@ class Table:
             if s.status != EMPTY:
                 raise ProtocolError("seat_taken", f"seat {want} is taken by {s.name!r}; to take it back "
                                                   "send its token", fatal=True)
+            if s.reserved:
+                raise ProtocolError("seat_taken", f"seat {want} is kept for the host's computer player",
+                                    fatal=True)
         else:
             free = [x for x in self.seats if x.status == EMPTY and not x.reserved]
             if not free:
@@ -349,7 +372,8 @@ class Table:
                                     fatal=True)
             s = free[0]
         s.name = hello["name"]
-        s.token = secrets.token_urlsafe(18)
+        if not s.reserved:
+            s.token = secrets.token_urlsafe(18)
         s.peer = peer
         s.is_bot = hello.get("bot", False)
         s.status = BOT if s.is_bot else CONNECTED
@@ -544,7 +568,9 @@ class Table:
             s.status = BOT  # the host plays the seat; the token still takes it back
             s.takeover = True
         else:
-            s.status, s.name, s.token, s.is_bot = EMPTY, "", None, False
+            s.status, s.name, s.is_bot = EMPTY, "", False
+            if not s.reserved:  # a kept seat keeps its token: the host's computer player may come back
+                s.token = None
             self.write_seats()
         self._changed()
 
@@ -989,6 +1015,8 @@ def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict |
         seats = list(range(players - bots, players))
         handle.bots = start_bots(reactor, target, handle.port, bots, level=level, seed=seed, seats=seats,
                                  delay=bot_delay, password=password)
+        for bot, seat in zip(handle.bots, seats):  # set before their hello (sent once connected)
+            bot.client.token = table.reserved_token(seat)
     if announce:
         handle.announcer = _announce(reactor, table, handle.port, interfaces)
     return handle

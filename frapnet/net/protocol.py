@@ -38,7 +38,7 @@ ERROR_CODES = {
     "bad_name": "the player name is empty or not a string",
     "no_table": "no table of that name on this host",
     "table_full": "every seat is taken (join as a spectator instead)",
-    "seat_taken": "the seat asked for is occupied and no valid token was given",
+    "seat_taken": "the seat asked for is occupied (or kept for the host's computer player) and no valid token was given",
     "bad_token": "the token matches no seat at this table",
     "not_joined": "a message other than hello before the welcome",
     "already_joined": "a second hello on the same connection",
@@ -48,7 +48,7 @@ ERROR_CODES = {
     "illegal": "the engine refused the action; rule names the rule it breaks",
     "flood": "too many messages per second; further ones are dropped",
     "timeout": "no hello within the handshake time limit",
-    "busy": "the host has too many connections",
+    "busy": "too many connections (in all, from one address before hello) or spectators at the table",
     "internal": "the host failed to handle the message (a bug; it is logged)",
 }
 
