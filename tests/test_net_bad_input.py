@@ -216,3 +216,25 @@ def test_host_bots_take_their_kept_seats_by_token():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert p.returncode == 0, p.stderr[-2000:]
     assert p.stdout.split("\n")[0] == "1 [True, True, True]"
+
+
+def test_password_guessing_locked_out_for_a_minute():
+    """Each wrong password closes the connection (``password``); after 5 in a minute the
+    address gets ``password`` even for the right one, for that minute; other addresses join."""
+    table, factory, clock = make(password="s3cret")
+    for i in range(5):
+        c = ConnFrom(factory, "10.0.0.66")
+        assert c.hello("G", password=f"guess{i}")[0]["code"] == "password" and not c.open
+    locked = ConnFrom(factory, "10.0.0.66")
+    err = locked.hello("G", password="s3cret")[0]
+    assert err["code"] == "password" and "try again in a minute" in err["message"] and table.seats[0].status == "empty"
+    assert ConnFrom(factory, "10.0.0.5").hello("Olga", password="s3cret")[0]["seat"] == 0
+    clock.advance(61)
+    assert ConnFrom(factory, "10.0.0.66").hello("G", password="s3cret")[0]["seat"] == 1
+
+
+def test_option_nested_too_deeply_is_a_clear_error():
+    """`frapnet host --option ante=[[[…]]]` (50 000 deep) was a RecursionError traceback."""
+    with pytest.raises(ValueError, match="--option ante: the value is nested too deeply"):
+        host_cmd.parse_options(["ante=" + "[" * 50_000 + "]" * 50_000])
+    assert host_cmd.parse_options(["ante=200", "revoke=penalize"]) == {"ante": 200, "revoke": "penalize"}

@@ -44,7 +44,9 @@ def add_arguments(p):
 
 
 def parse_options(items: list[str]) -> dict:
-    """``["ante=200", "cut_in=false"]`` → ``{"ante": 200, "cut_in": False}`` (JSON if possible)."""
+    """``["ante=200", "cut_in=false"]`` → ``{"ante": 200, "cut_in": False}`` (JSON if possible).
+    Raises ValueError for an item without ``=`` or a key, or a JSON value nested too deeply
+    for the parser."""
     import json
 
     out = {}
@@ -56,6 +58,8 @@ def parse_options(items: list[str]) -> dict:
             out[key.strip()] = json.loads(value)
         except ValueError:
             out[key.strip()] = value
+        except RecursionError:
+            raise ValueError(f"--option {key.strip()}: the value is nested too deeply") from None
     return out
 
 

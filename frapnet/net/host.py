@@ -781,12 +781,17 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             if kind != "hello":
                 raise ProtocolError("not_joined", f"send hello first (got {kind})")
             table = self.factory.table_for(msg.get("table"))
+            if table.password is not None and self.factory.password_locked(self.addr_host):
+                raise ProtocolError("password", f"more than {self.factory.password_tries} wrong passwords from "
+                                                f"this address; try again in a minute", fatal=True)
             self.name = msg["name"]
             self.table = table
             try:
                 self.seat = table.join(self, msg)
-            except ProtocolError:
+            except ProtocolError as exc:
                 self.table = None
+                if exc.code == "password":
+                    self.factory.password_failed(self.addr_host)
                 raise
             self.setTimeout(None)
             return
@@ -852,7 +857,8 @@ class HostFactory(tprotocol.ServerFactory):
     (messages per second per connection, default 50), ``max_pending_per_address`` (connections
     from one address that have not yet sent their hello, default 16: one machine opening
     hundreds of silent connections cannot take every slot). Over a limit a connection gets
-    ``error`` ``busy`` and is closed."""
+    ``error`` ``busy`` and is closed. After ``password_tries`` (5) wrong passwords in a minute
+    an address gets ``password`` at once, right or wrong, until that minute has passed."""
 
     protocol = HostProtocol
     noisy = False
@@ -865,8 +871,25 @@ class HostFactory(tprotocol.ServerFactory):
         self.handshake_timeout = handshake_timeout
         self.rate = rate
         self.max_pending_per_address = max_pending_per_address
+        self.password_tries = 5
+        self._password_failures: dict = {}  # address -> times of its recent wrong passwords
         self.connections: set = set()
         self._busy_logged = False
+
+    def password_failed(self, host) -> None:
+        """Note a wrong password from address ``host``."""
+        self._password_failures.setdefault(host, []).append(self.clock.seconds())
+
+    def password_locked(self, host) -> bool:
+        """True while ``host`` has given more than ``password_tries`` wrong passwords in the
+        last 60 seconds (guessing a table's password costs a minute per few tries)."""
+        now = self.clock.seconds()
+        times = [t for t in self._password_failures.get(host, ()) if now - t < 60.0]
+        if times:
+            self._password_failures[host] = times
+        else:
+            self._password_failures.pop(host, None)
+        return len(times) >= self.password_tries
 
     def table_for(self, name: str | None) -> Table:
         if name is None:
