@@ -93,7 +93,7 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         head = ["", _("player"), "", _("state"), _("bid"), _("tricks"), ledger]
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
-        cols = (1, 13, 2, 2, 6, 3, max(8, bw))
+        cols = (1, 12, 2, 2, 8, 3, max(7, bw))
         out = [("class:dim", " " + _("● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer")), ("", "\n")]
     cells = []
     for seat in range(n):
@@ -110,7 +110,8 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         b = bal[seat] if seat < len(bal) else None
         tricks = info.get("tricks")
         fields = ["▶" if turn else "", name, "D" if v.get("dealer") == seat else "", conn_txt,
-                  s.seat_declaration(seat), str(tricks) if isinstance(tricks, int) else "",
+                  _("blind") if compact and info.get("declaration") == "blind_frap" else s.seat_declaration(seat),
+                  str(tricks) if isinstance(tricks, int) else "",
                   fmt_amount(b) if b is not None else ""]
         style = "class:seat.turn" if turn else ("class:seat.me" if me else "")
         cst = "class:conn.bad" if conn == "reconnecting" else ""
