@@ -238,3 +238,51 @@ def test_option_nested_too_deeply_is_a_clear_error():
     with pytest.raises(ValueError, match="--option ante: the value is nested too deeply"):
         host_cmd.parse_options(["ante=" + "[" * 50_000 + "]" * 50_000])
     assert host_cmd.parse_options(["ante=200", "revoke=penalize"]) == {"ante": 200, "revoke": "penalize"}
+
+
+def _resumable(tmp_path):
+    """A record of a 3-seat match one deal in, and the Table that wrote it."""
+    import random as _random
+    from twisted.internet.task import Clock
+    from frapnet import engine
+    from frapnet.net.host import Table
+    path = str(tmp_path / "m.json")
+    t = Table("T", "frap", 3, {}, clock=Clock(), rng=_random.Random(1), record=path)
+    deck = engine.pack(t.state)
+    t.state, _ = engine.start_deal(t.state, deck, 0)
+    t.write_record()
+    return path
+
+
+@pytest.mark.parametrize("seats_text", [
+    '{"seats": 5}', "[1, 2]", "[" * 100_000 + "]" * 100_000, "not json", '{"seats": [1, "x", null]}',
+    '{"seats": [{"token": 5, "name": "A"}, {"token": "short", "name": "B"}]}',
+])
+def test_resume_with_a_damaged_seats_file_starts_with_empty_seats(tmp_path, seats_text):
+    """`frapnet host --resume`: RECORD.seats that is not a list of seats (was a TypeError or
+    RecursionError at start-up) or holds unusable tokens leaves the seats empty; the match
+    itself resumes (record rule: the record, not the seats file, is the truth)."""
+    import random as _random
+    from twisted.internet.task import Clock
+    from frapnet.net.host import Table
+    path = _resumable(tmp_path)
+    (tmp_path / "m.json.seats").write_text(seats_text)
+    t = Table("T", "frap", 3, {}, clock=Clock(), rng=_random.Random(1), record=path)
+    t.resume(record.load(path))
+    assert t.state.deal_no == 1 and [s.status for s in t.seats] == ["empty"] * 3
+
+
+def test_resume_cleans_saved_names_and_keeps_good_tokens(tmp_path):
+    import json as _json
+    import random as _random
+    from twisted.internet.task import Clock
+    from frapnet.net.host import Table
+    path = _resumable(tmp_path)
+    good = "t" * 24
+    (tmp_path / "m.json.seats").write_text(_json.dumps({"seats": [
+        {"token": good, "name": "\x1b[2JEve\u202e" + "x" * 100, "bot": "yes"},
+        {"token": good + "2", "name": ["not", "text"]}, {"name": "NoToken"}]}))
+    t = Table("T", "frap", 3, {}, clock=Clock(), rng=_random.Random(1), record=path)
+    t.resume(record.load(path))
+    assert t.seats[0].name == "[2JEve" + "x" * 26 and t.seats[0].token == good and t.seats[0].is_bot is False
+    assert t.seats[1].name == "" and t.seats[1].status == "reconnecting" and t.seats[2].status == "empty"

@@ -645,17 +645,10 @@ class Table:
                 self.rng.randrange(st.players)
         self.state = state
         self._track_versions(None)
-        saved = []
-        if self.seats_path and os.path.exists(self.seats_path):
-            try:
-                with open(self.seats_path, encoding="utf-8") as f:
-                    saved = json.load(f).get("seats", [])
-            except (OSError, ValueError, AttributeError) as exc:
-                log.error("cannot read {path}: {err}; seats start empty", path=self.seats_path, err=exc)
-        for s, info in zip(self.seats, saved):
-            if s.reserved or not isinstance(info, dict) or not isinstance(info.get("token"), str):
+        for s, (name, token, is_bot) in zip(self.seats, self._saved_seats()):
+            if s.reserved or token is None:
                 continue
-            s.name, s.token, s.is_bot = str(info.get("name", ""))[:32], info["token"], bool(info.get("bot"))
+            s.name, s.token, s.is_bot = name, token, is_bot
             s.status = RECONNECTING
             s.grace_call = self.clock.callLater(self.grace, self._grace_over, s.index)
         self.started = state.deal_no > 0
@@ -663,6 +656,33 @@ class Table:
                  n=state.deal_no, v=state.version)
         if self.started:
             self._after_change()
+
+    def _saved_seats(self) -> list[tuple[str, str | None, bool]]:
+        """Per seat, ``(name, token, is_bot)`` from ``RECORD.seats`` (token None: nothing
+        usable saved). The file is checked like client input — a damaged or hostile file gives
+        empty seats (logged), never a crash: names are cleaned (no control characters, at most
+        32 characters), tokens must be 16…128-character strings."""
+        from frapnet.net.protocol import MAX_NAME, MAX_TOKEN, clean_text
+        path = self.seats_path
+        if not path or not os.path.exists(path):
+            return []
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.loads(f.read(1024 * 1024))
+            saved = data.get("seats") if isinstance(data, dict) else None
+            if not isinstance(saved, list):
+                raise ValueError("no list of seats")
+        except (OSError, ValueError, RecursionError) as exc:
+            log.error("cannot read {path}: {err}; seats start empty", path=path, err=str(exc)[:200])
+            return []
+        out = []
+        for info in saved[:len(self.seats)]:
+            info = info if isinstance(info, dict) else {}
+            token, name = info.get("token"), info.get("name")
+            ok = isinstance(token, str) and 16 <= len(token) <= MAX_TOKEN
+            out.append((clean_text(name, MAX_NAME) if isinstance(name, str) else "", token if ok else None,
+                        info.get("bot") is True))
+        return out
 
     def write_record(self) -> None:
         """Rewrite the record file (record-format.md) atomically, if one was asked for.
