@@ -961,4 +961,6 @@ def help_lines(_: Callable[[str], str]) -> list[tuple[str, str]]:
         ("? F1", _("this help")),
         ("q  Ctrl-C  Ctrl-D", _("leave the table (asks first during a deal)")),
         (_("mouse"), _("click a card or an action")),
+        ("▶ D ★", _("whose turn, the dealer, who took the last trick")),
+        ("● ○ ⚙ ·", _("connected, reconnecting, computer, empty seat")),
     ]
