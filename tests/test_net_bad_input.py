@@ -286,3 +286,29 @@ def test_resume_cleans_saved_names_and_keeps_good_tokens(tmp_path):
     t.resume(record.load(path))
     assert t.seats[0].name == "[2JEve" + "x" * 26 and t.seats[0].token == good and t.seats[0].is_bot is False
     assert t.seats[1].name == "" and t.seats[1].status == "reconnecting" and t.seats[2].status == "empty"
+
+
+def test_a_view_that_cannot_be_encoded_falls_back_the_table_goes_on(monkeypatch):
+    """A game plugin whose view holds a value with no msgpack form (here an object) used to
+    raise out of the fan-out after the action was applied, so no seat heard of the change;
+    now that seat gets the generic view (no cards), the others their full views."""
+    from frapnet import engine
+    from frapnet.net import host as hostmod
+    table, factory, clock = make(players=2)
+    a, b = Conn(factory), Conn(factory)
+    a.hello("A"), b.hello("B")
+    real = engine.view
+
+    def buggy(state, seat, lang="en"):
+        v = real(state, seat, lang)
+        if seat == 1:
+            v["oops"] = object()
+        return v
+    monkeypatch.setattr(hostmod.engine, "view", buggy)
+    st = table.state
+    seat = st.to_act[0]
+    (a if seat == 0 else b).act(engine.action_to_wire(engine.legal_actions(st, seat)[0]), st.version)
+    a.read(), b.read()
+    assert table.state.version == st.version + 1
+    assert a.view["version"] == b.view["version"] == table.state.version
+    assert "hand" in a.view and "hand" not in b.view and b.view["actions"] == [] and b.view["names"] == ["A", "B"]

@@ -231,13 +231,28 @@ class Table:
             v = engine.view(self.state, seat, lang)
         except Exception:  # noqa: BLE001 - a game plugin's bug: fall back to the generic keys
             log.failure("table {table}: the game's view for seat {seat} failed", table=self.name, seat=seat)
-            v = {"game": self.state.game, "players": self.state.players, "seat": seat,
-                 "version": self.state.version, "deal_no": self.state.deal_no, "balances": list(self.state.balances),
-                 "pot": self.state.pot, "to_act": list(self.state.to_act), "actions": []}
+            v = self._generic_view(seat)
         v["names"] = self.names if names is None else names
         v["connection"] = self.connection() if connection is None else connection
         v["table"] = self.name
         return v
+
+    def _generic_view(self, seat: int | None) -> dict:
+        """The generic keys only (no cards): what a seat gets when the game's view fails."""
+        st = self.state
+        return {"game": st.game, "players": st.players, "seat": seat, "version": st.version,
+                "deal_no": st.deal_no, "balances": list(st.balances), "pot": st.pot, "to_act": list(st.to_act),
+                "actions": [], "names": self.names, "connection": self.connection(), "table": self.name}
+
+    def _frame_view(self, enc, seat: int | None, v: dict) -> tuple[dict, bytes]:
+        """``v`` framed by ``enc``; if it cannot be encoded (a game plugin put a value with no
+        msgpack form in its view), log it and frame the generic view instead."""
+        try:
+            return v, enc.frame("view", "view", v)
+        except (TypeError, ValueError, OverflowError):
+            log.failure("table {table}: the view for seat {seat} cannot be sent", table=self.name, seat=seat)
+            v = self._generic_view(seat)
+            return v, wire.frame({"type": "view", "view": v})
 
     # --- fan-out ---------------------------------------------------------------------------
     def _peers(self) -> list:
@@ -254,13 +269,12 @@ class Table:
         for s in self.seats:
             p = s.peer
             if p is not None:
-                v = self.view_for(s.index, p.lang, names, connection)
-                _send_encoded(p, "view", enc.frame("view", "view", v), "view", v)
+                v, data = self._frame_view(enc, s.index, self.view_for(s.index, p.lang, names, connection))
+                _send_encoded(p, "view", data, "view", v)
         public: dict[str, tuple[dict, bytes]] = {}
         for p in self.spectators:
             if p.lang not in public:
-                v = self.view_for(None, p.lang, names, connection)
-                public[p.lang] = (v, enc.frame("view", "view", v))
+                public[p.lang] = self._frame_view(enc, None, self.view_for(None, p.lang, names, connection))
             v, data = public[p.lang]
             _send_encoded(p, "view", data, "view", v)
 
