@@ -312,3 +312,24 @@ def test_a_view_that_cannot_be_encoded_falls_back_the_table_goes_on(monkeypatch)
     assert table.state.version == st.version + 1
     assert a.view["version"] == b.view["version"] == table.state.version
     assert "hand" in a.view and "hand" not in b.view and b.view["actions"] == [] and b.view["names"] == ["A", "B"]
+
+
+def test_an_event_that_cannot_be_encoded_is_sent_as_its_words(monkeypatch):
+    """Likewise for a plugin's event with an unencodable field: its type and text are sent."""
+    from frapnet import engine
+    from frapnet.net import host as hostmod
+    table, factory, clock = make(players=2)
+    a, b = Conn(factory), Conn(factory)
+    a.hello("A"), b.hello("B")
+    real = engine.apply
+
+    def buggy(state, seat, action):
+        new, events = real(state, seat, action)
+        return new, [dict(events[0], oops=object())] + list(events[1:])
+    monkeypatch.setattr(hostmod.engine, "apply", buggy)
+    st = table.state
+    seat = st.to_act[0]
+    (a if seat == 0 else b).act(engine.action_to_wire(engine.legal_actions(st, seat)[0]), st.version)
+    evs = [m["event"] for m in b.read() if m["type"] == "event"]
+    assert evs and set(evs[0]) == {"type", "text"} and evs[0]["text"]
+    assert b.view["version"] == table.state.version == st.version + 1

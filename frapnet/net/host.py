@@ -293,7 +293,13 @@ class Table:
                         log.failure("describing event {type} failed", type=ev.get("type"))
                         text = str(ev.get("type", "")).replace("_", " ")
                     msg = {"type": "event", "event": dict(ev, text=text)}
-                    by_lang[p.lang] = (msg, wire.frame(msg))
+                    try:
+                        data = wire.frame(msg)
+                    except (TypeError, ValueError, OverflowError):  # a plugin's event: send its words only
+                        log.failure("event {type} cannot be sent", type=ev.get("type"))
+                        msg = {"type": "event", "event": {"type": str(ev.get("type", "")), "text": text}}
+                        data = wire.frame(msg)
+                    by_lang[p.lang] = (msg, data)
                 msg, data = by_lang[p.lang]
                 _send_frame(p, msg, data)
 
