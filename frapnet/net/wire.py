@@ -137,6 +137,7 @@ class SharedEncoder:
         data = b"".join(parts)
         return len(data).to_bytes(4, "big") + data
 
+
 def decode(body: bytes) -> dict:
     """Decode one frame body into a message map with a string ``"type"``.
 
