@@ -10,6 +10,9 @@ as extension type :data:`EXT_BIGINT` (1) whose payload is the decimal ASCII digi
 optional leading ``-``), at most :data:`MAX_BIGINT_DIGITS` characters; decoding calls
 ``int()`` on it, nothing else (no pickle, no other extension types).
 
+:class:`SharedEncoder` frames many messages that share most of their values (the per-seat
+views of one state) byte-for-byte as :func:`frame` would, encoding each shared value once.
+
 :class:`FramedProtocol` is the Twisted base of both ends: framing, decode errors turned into
 :meth:`FramedProtocol.frameError`, and a bounded outbound queue (stack-notes.md "Host
 robustness"): while the transport's buffer is over its high-water mark, further messages wait
