@@ -72,6 +72,35 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     assert [g["name"] for g in games["games"]] == ["frap"]
     assert games["house_rules"] == []  # no checkout, no default plugins dir
 
+    # issue #5: a client without the game's plugin joins a Napoleon table and plays it from the
+    # views' labels alone — a host that has napoleon (this checkout's venv), two computer players
+    # from the fresh venv, which has no napoleon plugin yet (N3–N8 played to the end)
+    host_env = {k: v for k, v in os.environ.items() if k != "FRAPNET_PLUGINS_DIR"}
+    host = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--game", "napoleon", "--players", "3",
+                             "--bots", "1", "--deals", "1", "--seed", "2", "--bind", "127.0.0.1", "--port", "0",
+                             "--no-announce", "--pause", "0", "--bot-delay", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=host_env, cwd=work)
+    try:
+        first = host.stdout.readline()
+        assert " on 127.0.0.1:" in first, first
+        port = first.rsplit(":", 1)[1].split()[0].strip().rstrip(")")
+        bots = [subprocess.Popen(["frapnet", "bot", f"127.0.0.1:{port}", "--level", "basic", "--name", f"NoPlugin{i}"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=work)
+                for i in range(2)]
+        out, _ = host.communicate(timeout=120)
+        for b in bots:
+            _, err = b.communicate(timeout=60)
+            assert b.returncode == 0, err[-2000:]
+    finally:
+        for proc in [host, *locals().get("bots", [])]:
+            if proc.poll() is None:
+                proc.kill()
+    assert host.returncode == 0
+    played = json.loads(out.strip().splitlines()[-1])
+    assert played["game"] == "napoleon" and played["deals"] == 1
+    assert sum(played["balances"]) + played["pot"] == 0  # N2
+    assert played["balances"] != [0, 0, 0]  # N2/N8: stakes and payments moved chips
+
     run([py, "-m", "pip", "install", *quiet, src / "variants" / "napoleon"], env, work)
     games = json.loads(run(["frapnet", "games", "--json"], env, work).stdout)
     by = {g["name"]: g for g in games["games"]}
