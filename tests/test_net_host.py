@@ -108,7 +108,8 @@ def test_welcome_fields_and_unique_tokens():
     assert [p["name"] for p in w["plugins"]] == ["frap"]
     assert w["players"][0] == {"seat": 0, "name": "Olga", "connection": "connected"}
     assert len(w["token"]) >= 24
-    v = msgs[1]["view"]
+    assert msgs[1]["type"] == "event" and msgs[1]["event"]["type"] == "seat_joined"
+    v = msgs[2]["view"]
     assert v["names"] == ["Olga", "", "", ""] and v["connection"] == ["connected", "empty", "empty", "empty"]
     assert v["table"] == "T" and v["seat"] == 0
     c2 = Conn(factory)
@@ -183,7 +184,7 @@ def test_match_starts_when_all_seats_taken_F7():
     v = c.view
     # F7: first dealer by lot (seeded rng); F8: the seat left of the dealer bids first
     assert v["to_act"] == [(v["dealer"] + 1) % 4]
-    ev = [m for m in c.log if m["type"] == "event"]
+    ev = [m for m in c.log if m["type"] == "event" and not m["event"]["type"].startswith("seat_")]
     assert ev[0]["event"]["type"] == "deal" and "deals" in ev[0]["event"]["text"]
 
 
@@ -530,3 +531,73 @@ def test_every_view_frame_is_exactly_that_seats_view_encoded_F6_F9():
             assert data.endswith(want)
             checked += 1
     assert checked > 13 * 100 and max(map(abs, table.state.balances)) >= 2 ** 64
+
+
+def _events(conn, kind=None):
+    return [m["event"] for m in conn.read() if m["type"] == "event" and (kind is None or m["event"]["type"] == kind)]
+
+
+def test_seat_events_join_lost_back_left_takeover_in_each_language():
+    """design.md principle 5 made visible: every seat change is a public event to everyone at the
+    table — join, lost connection, back, grace over (takeover), left — with `text` in each
+    recipient's language (docs/protocol.md "Seat events")."""
+    table, factory, clock = make(grace=30.0)
+    watcher = Conn(factory)
+    watcher.hello("W", spectate=True, lang="ru")
+    conns = seat_all(factory)  # P0…P3, English
+    joined = _events(watcher, "seat_joined")
+    assert [(e["seat"], e["name"], e["bot"]) for e in joined] == [(0, "P0", False), (1, "P1", False),
+                                                                   (2, "P2", False), (3, "P3", False)]
+    assert joined[1]["text"] == "За стол садится P1 (место 2)"
+    p0 = conns[0]
+    p0_events = [m["event"] for m in p0.log if m["type"] == "event" and m["event"]["type"] == "seat_joined"]
+    assert [e["text"] for e in p0_events] == [f"P{i} joined the table (seat {i + 1})" for i in range(4)]
+
+    token = conns[2].welcome["token"]
+    conns[2].tr.loseConnection()
+    lost = _events(p0, "seat_lost")
+    assert lost == [{"type": "seat_lost", "seat": 2, "name": "P2", "grace": 30.0,
+                     "text": "P2 lost connection; the seat waits 30 s"}]
+    assert _events(watcher, "seat_lost")[0]["text"] == "Связь с P2 потеряна; место ждёт 30 с"
+    back = Conn(factory)
+    back.hello("P2", token=token)
+    assert [e["text"] for e in _events(p0, "seat_back")] == ["P2 is back"]
+    assert [e["text"] for e in _events(watcher, "seat_back")] == ["P2 снова за столом"]
+
+    conns[1].send({"type": "leave"})
+    left = _events(p0, "seat_left")
+    assert [(e["seat"], e["takeover"], e["text"]) for e in left] == [
+        (1, True, "P1 left — a computer player takes the seat")]
+    assert _events(watcher, "seat_left")[0]["text"] == "P1 уходит из-за стола — место занимает компьютер"
+
+    conns[3].tr.loseConnection()
+    p0.read()
+    clock.advance(31)
+    took = _events(p0, "seat_takeover")
+    assert [(e["seat"], e["text"]) for e in took] == [(3, "P3 did not come back in time — a computer player takes "
+                                                          "the seat")]
+
+
+def test_seat_left_before_the_match_frees_the_seat_event():
+    """Before the match a leaver's seat is freed (no takeover): `seat_left` with takeover false."""
+    table, factory, clock = make(grace=5.0)
+    a, b = Conn(factory), Conn(factory)
+    a.hello("Olga")
+    b.hello("Ivan")
+    a.tr.loseConnection()
+    clock.advance(6)
+    texts = [(e["type"], e["text"]) for e in _events(b) if e["type"].startswith("seat_")]
+    assert texts == [("seat_lost", "Olga lost connection; the seat waits 5 s"), ("seat_left", "Olga left the table")]
+    assert table.seats[0].status == "empty"
+
+
+def test_client_log_shows_seat_events():
+    """The terminal client's log (frapnet.tui.model.Screen.add_event) shows a seat event's text."""
+    from frapnet.tui.model import Screen
+    table, factory, clock = make(grace=30.0)
+    conns = seat_all(factory)
+    conns[1].tr.loseConnection()
+    screen = Screen(lang="en")
+    for e in _events(conns[0]):
+        screen.add_event(e)
+    assert ("event", "P1 lost connection; the seat waits 30 s") in list(screen.log)

@@ -103,6 +103,46 @@ class Seat:
         self.reserved = reserved
 
 
+SEAT_EVENT_TEXT = {
+    "en": {
+        "seat_joined": "{name} joined the table (seat {seat1})",
+        "seat_joined_bot": "{name} (computer) joined the table (seat {seat1})",
+        "seat_lost": "{name} lost connection; the seat waits {grace} s",
+        "seat_back": "{name} is back",
+        "seat_left": "{name} left the table",
+        "seat_left_takeover": "{name} left — a computer player takes the seat",
+        "seat_takeover": "{name} did not come back in time — a computer player takes the seat",
+    },
+    "ru": {
+        "seat_joined": "За стол садится {name} (место {seat1})",
+        "seat_joined_bot": "За стол садится {name} (компьютер, место {seat1})",
+        "seat_lost": "Связь с {name} потеряна; место ждёт {grace} с",
+        "seat_back": "{name} снова за столом",
+        "seat_left": "{name} уходит из-за стола",
+        "seat_left_takeover": "{name} уходит из-за стола — место занимает компьютер",
+        "seat_takeover": "{name} не вернулся вовремя — место занимает компьютер",
+    },
+}
+"""Per language, the words of the host's seat events (docs/protocol.md "Seat events"); the key
+is the event type, with ``_bot`` (a computer player joined) or ``_takeover`` (the host plays
+the seat from now on) appended."""
+
+
+def seat_event_text(event: dict, lang: str) -> str:
+    """A seat event (``{"type": "seat_joined"|"seat_lost"|"seat_back"|"seat_left"|
+    "seat_takeover", "seat": int 0…n−1, "name": str, ...}``) in plain words in ``lang``
+    (``"en"``, ``"ru"``; any other language gets English). Seats are shown counted from 1."""
+    words = SEAT_EVENT_TEXT.get(lang, SEAT_EVENT_TEXT["en"])
+    key = event["type"]
+    if event.get("bot"):
+        key += "_bot"
+    if event.get("takeover"):
+        key += "_takeover"
+    grace = event.get("grace", 0)
+    grace = int(grace) if float(grace).is_integer() else grace
+    return words[key].format(name=event.get("name") or "?", seat1=event["seat"] + 1, grace=grace)
+
+
 def _random_choose(view: dict, level: str, rng: random.Random) -> list:
     return rng.choice([a["action"] for a in view["actions"]])
 
@@ -180,6 +220,7 @@ class Table:
         self._seat_actions: list = [None] * self.state.players
         self.on_seats_changed: Callable[[], Any] | None = None
         self._record_size = 0
+        self._rejoined = False  # set by _claim: the last hello took back a held seat
 
     # --- descriptions ------------------------------------------------------------------------
     @property
@@ -303,6 +344,20 @@ class Table:
                 msg, data = by_lang[p.lang]
                 _send_frame(p, msg, data)
 
+    def _seat_event(self, kind: str, s: Seat, **facts) -> None:
+        """Tell everyone at the table (seats and spectators) about a change at seat ``s``: an
+        ``event`` of type ``kind`` (``seat_joined``, ``seat_lost``, ``seat_back``,
+        ``seat_left``, ``seat_takeover``) with ``seat``, ``name``, ``facts`` and ``text`` in
+        each recipient's language (:func:`seat_event_text`); encoded once per language."""
+        ev = {"type": kind, "seat": s.index, "name": s.name, **facts}
+        by_lang: dict[str, tuple[dict, bytes]] = {}
+        for p in self._peers():
+            if p.lang not in by_lang:
+                msg = {"type": "event", "event": dict(ev, text=seat_event_text(ev, p.lang))}
+                by_lang[p.lang] = (msg, wire.frame(msg))
+            msg, data = by_lang[p.lang]
+            _send_frame(p, msg, data)
+
     def _send_all(self, msg: dict) -> None:
         """``msg`` to every seat's connection and every spectator, encoded once."""
         data = wire.frame(msg)
@@ -346,6 +401,10 @@ class Table:
         s = self.seats[seat]
         peer.seat = seat
         peer.send(self.welcome(seat, s.token, peer.lang))
+        if self._rejoined:
+            self._seat_event("seat_back", s)
+        else:
+            self._seat_event("seat_joined", s, bot=s.is_bot)
         self._changed()
         self._maybe_start()
         return seat
@@ -358,6 +417,7 @@ class Table:
         return s.token
 
     def _claim(self, peer, hello: dict) -> int:
+        self._rejoined = False
         token = hello.get("token")
         s = None
         if token:
@@ -416,6 +476,7 @@ class Table:
         s.takeover = False
         s.status = BOT if s.is_bot else CONNECTED
         self._cancel_bot(s.index)
+        self._rejoined = True
         log.info("table {table}: {name} reconnected to seat {seat}", table=self.name, name=s.name, seat=s.index)
         return s.index
 
@@ -564,12 +625,14 @@ class Table:
             return
         if left:
             log.info("table {table}: {name} left seat {seat}", table=self.name, name=s.name, seat=seat)
+            self._seat_event("seat_left", s, takeover=self.started)
             self._give_up(s)
         else:
             log.info("table {table}: {name} at seat {seat} disconnected; holding the seat for {grace}s",
                      table=self.name, name=s.name, seat=seat, grace=self.grace)
             s.status = RECONNECTING
             s.grace_call = self.clock.callLater(self.grace, self._grace_over, seat)
+            self._seat_event("seat_lost", s, grace=self.grace)
             self._changed()
 
     def _grace_over(self, seat: int) -> None:
@@ -578,6 +641,10 @@ class Table:
         if s.status == RECONNECTING and not self.finished:
             log.info("table {table}: seat {seat} ({name}) did not come back in time", table=self.name, seat=seat,
                      name=s.name)
+            if self.started:
+                self._seat_event("seat_takeover", s)
+            else:
+                self._seat_event("seat_left", s, takeover=False)
             self._give_up(s)
 
     def _give_up(self, s: Seat) -> None:
