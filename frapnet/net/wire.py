@@ -95,6 +95,18 @@ def _map_header(n: int) -> bytes:
     return b"\xdf" + n.to_bytes(4, "big")
 
 
+def _same_types(a, b) -> bool:
+    """True if ``a`` and ``b`` (already ``==``, of one type) also hold values of the same types
+    all the way down, map keys in the same order: ``[1]`` and ``[True]``, ``{"a": 1, "b": 2}`` and
+    ``{"b": 2, "a": 1}`` are equal but encode differently."""
+    if isinstance(a, (list, tuple)):
+        return all(type(x) is type(y) and _same_types(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return all(type(ka) is type(kb) and ka == kb and type(va) is type(vb) and _same_types(va, vb)
+                   for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+    return True
+
+
 class SharedEncoder:
     """Frames many messages ``{"type": kind, field: body}`` (``body`` a map) whose bodies share
     most of their values — the per-seat views of one state — encoding each shared value once.
@@ -127,7 +139,7 @@ class SharedEncoder:
             else:
                 for (k, v), slot in zip(body.items(), self._last):
                     old = slot[0]
-                    if old is v or (type(old) is type(v) and old == v):
+                    if old is v or (type(old) is type(v) and old == v and _same_types(old, v)):
                         append(slot[1])
                     else:
                         chunk = pack(k) + pack(v)
