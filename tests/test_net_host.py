@@ -601,3 +601,46 @@ def test_client_log_shows_seat_events():
     for e in _events(conns[0]):
         screen.add_event(e)
     assert ("event", "P1 lost connection; the seat waits 30 s") in list(screen.log)
+
+
+def _run_clock(clock, table, steps=3000):
+    for _ in range(steps):
+        if table.finished:
+            break
+        clock.advance(0.1)
+
+
+def test_table_without_people_waits_between_deals_then_resumes_principle_5(tmp_path):
+    """design.md principle 5: once every person has gone (only takeovers left) the table finishes
+    the deal in play, then deals no more — the record stops growing — until a person is back."""
+    path = tmp_path / "rec.json"
+    table, factory, clock = make(players=2, grace=1.0, record=str(path))
+    a, b = Conn(factory), Conn(factory)
+    a.hello("Olga")
+    b.hello("Ivan")
+    assert table.state.deal_no == 1
+    token = b.welcome["token"]
+    a.send({"type": "leave"})
+    b.tr.loseConnection()
+    _run_clock(clock, table)
+    assert table.waiting and table.state.deal_no == 1 and table.state.phase == engine.BETWEEN
+    size = path.stat().st_size
+    clock.advance(600)
+    assert table.state.deal_no == 1 and path.stat().st_size == size  # nothing more was played
+    back = Conn(factory)
+    back.hello("Ivan", token=token)
+    clock.advance(0.1)
+    assert not table.waiting and table.state.deal_no == 2 and table.state.phase == engine.DEAL
+    assert len(record.load(str(path))["deals"]) == 2
+
+
+def test_table_of_computer_players_only_plays_on():
+    """A table where only computer players ever sat (host --bots = players) keeps dealing."""
+    table, factory, clock = make(players=2, grace=1.0, deals=3)
+    a, b = Conn(factory), Conn(factory)
+    a.hello("Bot 1", bot=True)
+    b.hello("Bot 2", bot=True)
+    a.send({"type": "leave"})
+    b.send({"type": "leave"})
+    _run_clock(clock, table)
+    assert table.finished and table.state.deal_no == 3 and not table.waiting and not table.had_human

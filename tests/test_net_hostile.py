@@ -186,8 +186,10 @@ def test_real_host_survives_attacks_and_the_match_finishes():
         assert _codes(msgs) == ["not_joined", "unknown_kind", "bad_message", "bad_token"] and closed
 
         # take the free seat, then send bad actions of every kind (the table then waits for seat 0)
+        # (as a computer client: once she leaves, a table with no person at it plays on — with a
+        # person gone it would wait for one between deals, design.md principle 5)
         s = _connect(port)
-        s.sendall(_hello("Mallory"))
+        s.sendall(_hello("Mallory", bot=True))
         msgs, _ = _read_all(s, 0.5)
         welcome = msgs[0]
         assert welcome["type"] == "welcome" and welcome["seat"] == 0

@@ -83,6 +83,14 @@ async def _run(reactor, mode: str) -> dict:
             info["same_seat"] = w["seat"] == 0 and w["token"] == token_before[0]
     client.on_welcome = on_welcome
     await bot.connect()
+    info["waited"] = None
+    if mode == "takeover":  # the only person is gone: after that deal the table waits (principle 5)
+        while not handle.table.waiting and not handle.table.finished:
+            d = defer.Deferred()
+            reactor.callLater(0.02, d.callback, None)
+            await d
+        info["waited"] = handle.table.state.deal_no if handle.table.waiting else None
+        handle.table.finish("test over")
     result = await handle.finished
     await handle.stop()
     d = defer.Deferred()
@@ -136,7 +144,8 @@ def test_grace_over_host_plays_the_seat(runs):
     r = runs["takeover"]
     assert r["dropped"] and not r["reconnected"]
     assert r["seen"] == ["empty", "connected", "reconnecting", "bot"] and r["takeover"]
-    assert r["deals"] == DEALS and r["engine_ok"]
+    # design.md principle 5: with no person left the table deals no more (it waits for one)
+    assert r["waited"] == 1 and r["deals"] == 1 and r["engine_ok"]
 
 
 # --- a host killed mid-match and restarted with --resume (design.md principle 5) --------------------

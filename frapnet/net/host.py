@@ -221,6 +221,8 @@ class Table:
         self.on_seats_changed: Callable[[], Any] | None = None
         self._record_size = 0
         self._rejoined = False  # set by _claim: the last hello took back a held seat
+        self.had_human = False  # a person (not a computer player) has sat at this table
+        self.waiting = False  # between deals, waiting for a person to come back (principle 5)
 
     # --- descriptions ------------------------------------------------------------------------
     @property
@@ -458,6 +460,9 @@ class Table:
         s.is_bot = hello.get("bot", False)
         s.status = BOT if s.is_bot else CONNECTED
         s.takeover = False
+        if not s.is_bot:
+            self.had_human = True
+            self._wake()
         self.write_seats()
         log.info("table {table}: {name} took seat {seat}{bot}", table=self.name, name=s.name, seat=s.index,
                  bot=" (computer)" if s.is_bot else "")
@@ -477,6 +482,8 @@ class Table:
         s.status = BOT if s.is_bot else CONNECTED
         self._cancel_bot(s.index)
         self._rejoined = True
+        if not s.is_bot:
+            self._wake()
         log.info("table {table}: {name} reconnected to seat {seat}", table=self.name, name=s.name, seat=s.index)
         return s.index
 
@@ -487,9 +494,29 @@ class Table:
         log.info("table {table}: all {n} seats taken; the match begins", table=self.name, n=len(self.seats))
         self._start_deal()
 
+    def humans_connected(self) -> int:
+        """How many seats a person (not a computer player) plays over a live connection now."""
+        return sum(1 for s in self.seats if s.status == CONNECTED)
+
+    def _wake(self) -> None:
+        """A person is back at a table that was waiting between deals: deal on after the pause."""
+        if self.waiting and not self.finished:
+            self.waiting = False
+            log.info("table {table}: a player is back; the match goes on", table=self.name)
+            if self._next_deal_call is None:
+                self._next_deal_call = self.clock.callLater(self.pause, self._start_deal)
+
     def _start_deal(self) -> None:
         self._next_deal_call = None
         if self.finished:
+            return
+        if self.had_human and not self.humans_connected():
+            # design.md principle 5: nobody plays a match for people who are all away; a table
+            # of computer players only (host --bots = players) plays on
+            if not self.waiting:
+                log.info("table {table}: no player connected; waiting before deal {n}", table=self.name,
+                         n=self.state.deal_no + 1)
+            self.waiting = True
             return
         deck = engine.pack(self.state)
         self.rng.shuffle(deck)
@@ -736,6 +763,7 @@ class Table:
             if s.reserved or token is None:
                 continue
             s.name, s.token, s.is_bot = name, token, is_bot
+            self.had_human = self.had_human or not is_bot
             s.status = RECONNECTING
             s.grace_call = self.clock.callLater(self.grace, self._grace_over, s.index)
         self.started = state.deal_no > 0
