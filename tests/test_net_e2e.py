@@ -139,5 +139,20 @@ def test_host_play_opens_the_client_for_the_first_seat(tmp_path):
             time.sleep(0.2)
         assert "Your turn" in screen and "Olga (you)" in screen and "Bot 4" in screen, screen
         assert "Look at your cards" in screen
+        # quitting (q, then y to confirm mid-deal) prints the result line, as without --play
+        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        time.sleep(0.3)
+        subprocess.run(["tmux", "send-keys", "-t", session, "y"], check=True)
+        deadline = time.time() + 10
+        result = None
+        while time.time() < deadline and result is None:
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-J", "-t", session], capture_output=True,
+                                    text=True).stdout
+            for line in screen.splitlines():
+                if line.startswith("{") and '"balances"' in line:
+                    result = json.loads(line)
+            time.sleep(0.2)
+        assert result is not None, screen
+        assert result["table"] and result["deals"] == 1 and sum(result["balances"]) + result["pot"] == 0  # F6
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

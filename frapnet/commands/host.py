@@ -208,7 +208,10 @@ def defer_main(reactor, main):
 def _play(args, name: str, options: dict, registry) -> int:
     """`frapnet host --play`: host the table (LAN-visible as usual) and open the terminal client
     for the first free seat in this process, on the asyncio reactor (stack-notes.md). Logs are
-    not printed (the screen is the client's); quitting the client stops the host."""
+    not printed (the screen is the client's); quitting the client stops the host, and once the
+    terminal is back to normal the result is printed as one JSON line on stdout, as without
+    ``--play`` (docs/hosting.md)."""
+    import json
     import sys
 
     from frapnet.commands.play import default_name
@@ -220,9 +223,11 @@ def _play(args, name: str, options: dict, registry) -> int:
 
     from frapnet.net.host import _loopback_for, start_host
 
+    hosted: dict = {}
+
     def main(reactor):
         try:
-            handle = start_host(reactor, game=args.game, players=args.players, options=options,
+            hosted["handle"] = handle = start_host(reactor, game=args.game, players=args.players, options=options,
                                 house_rules=args.house_rule, bots=args.bots, level=args.level, bind=args.bind,
                                 port=args.port, seed=args.seed, name=name, password=args.password,
                                 grace=args.grace, pause=args.pause, deals=args.deals, record=args.record,
@@ -235,4 +240,8 @@ def _play(args, name: str, options: dict, registry) -> int:
         return run_local(reactor, handle, name=args.player or default_name(), lang=args.lang or default_lang(),
                          host=_loopback_for(args.bind), password=args.password)
 
-    return react(main)
+    code = react(main)
+    handle = hosted.get("handle")
+    if handle is not None and handle.table.result is not None:  # the terminal is restored by now
+        print(json.dumps(handle.table.result, ensure_ascii=False), flush=True)
+    return code
