@@ -644,3 +644,30 @@ def test_table_of_computer_players_only_plays_on():
     b.send({"type": "leave"})
     _run_clock(clock, table)
     assert table.finished and table.state.deal_no == 3 and not table.waiting and not table.had_human
+
+
+def test_log_names_spectators_and_connections_before_hello():
+    """Log lines name what a connection was: a seat, a spectator, a leaver, or nothing yet."""
+    table, factory, clock = make()
+    pre, spec, seated = Conn(factory), Conn(factory), Conn(factory)
+    spec.hello("W", spectate=True)
+    seated.hello("Olga")
+    assert (pre.proto.who(), spec.proto.who(), seated.proto.who()) == (
+        "connection before hello", "spectator", "seat 0")
+    seated.send({"type": "leave"})
+    assert seated.proto.who() == "left seat 0"
+
+
+def test_twisted_port_and_factory_noise_filtered_from_the_host_log():
+    from twisted.logger import PredicateResult
+
+    from frapnet.net.host import not_twisted_noise
+
+    def legacy(text):
+        return {"log_namespace": "log_legacy", "message": (text,), "log_format": "{log_text}"}
+    assert not_twisted_noise(legacy("HostFactory starting on 7777")) == PredicateResult.no
+    assert not_twisted_noise(legacy("(TCP Port 7777 Closed)")) == PredicateResult.no
+    assert not_twisted_noise(legacy("Starting factory <HostFactory object>")) == PredicateResult.no
+    assert not_twisted_noise(legacy("something else")) == PredicateResult.maybe
+    assert not_twisted_noise({"log_namespace": "frapnet.host", "log_format": "HostFactory starting on 1"}) \
+        == PredicateResult.maybe

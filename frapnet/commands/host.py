@@ -164,9 +164,10 @@ def run(args) -> int:
         LogLevelFilterPredicate, LogLevel
 
     predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
-    globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr), [predicate])],
+    from frapnet.net.host import not_twisted_noise, start_host, tune_gc
+    globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr),
+                                                           [not_twisted_noise, predicate])],
                                      redirectStandardIO=False)
-    from frapnet.net.host import start_host, tune_gc
 
     status = {"code": 0}
 

@@ -35,6 +35,7 @@ import hmac
 import json
 import os
 import random
+import re
 import secrets
 from typing import Any, Callable, Iterable
 
@@ -832,6 +833,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     addr_host = None
     lang = "en"
     name = ""
+    joined_seat: int | None = None  # the seat this connection took at its hello (None: spectator)
 
     def connectionMade(self) -> None:
         super().connectionMade()
@@ -894,7 +896,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             else:
                 self._dispatch(msg)
         except ProtocolError as exc:
-            log.info("{peer} (seat {seat}): refused {kind}: {code} {rule}{msg}", peer=self.peer_desc, seat=self.seat,
+            log.info("{peer} ({who}): refused {kind}: {code} {rule}{msg}", peer=self.peer_desc, who=self.who(),
                      kind=raw.get("type"), code=exc.code, rule=f"[{exc.rule}] " if exc.rule else "", msg=exc.message)
             self.sendMessage(exc.to_message())
             if exc.fatal:
@@ -928,6 +930,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
                 if exc.code == "password":
                     self.factory.password_failed(self.addr_host)
                 raise
+            self.joined_seat = self.seat
             self.setTimeout(None)
             return
         if kind == "hello":
@@ -938,6 +941,17 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             self.table.chat(self, msg["text"])
         elif kind == "leave":
             self.table.leave(self)
+
+    def who(self) -> str:
+        """This connection in a log line: ``"seat 2"``, ``"spectator"``, ``"left seat 2"`` (it
+        gave its seat up, or another connection took it back), or ``"connection before hello"``."""
+        if self.table is None:
+            return "connection before hello"
+        if self.seat is not None:
+            return f"seat {self.seat}"
+        if self.joined_seat is None:
+            return "spectator"
+        return f"left seat {self.joined_seat}"
 
     # the peer interface used by Table
     def send(self, msg: dict) -> None:
@@ -963,9 +977,25 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         if self.overflowed:
             log.info("{peer}: stopped reading; outbound queue over {n} bytes, aborted", peer=self.peer_desc,
                      n=self.max_queued)
-        log.info("{peer} (seat {seat}) disconnected", peer=getattr(self, "peer_desc", "?"), seat=self.seat)
+        log.info("{peer} ({who}) disconnected", peer=getattr(self, "peer_desc", "?"), who=self.who())
         if self.table is not None:
             self.table.lost(self)
+
+
+_TWISTED_NOISE = re.compile(r"^(\S+ starting on \d+|\(\w+ Port \d+ Closed\)|Starting factory .*|Stopping factory .*)$")
+
+
+def not_twisted_noise(event: dict):
+    """A ``twisted.logger`` filter predicate for a host's log: drops Twisted's own lines about
+    listening ports (``HostFactory starting on 7777``, ``(TCP Port 7777 Closed)``) and factories
+    starting or stopping, which it logs however ``noisy`` is set; keeps everything else.
+    Returns a :class:`twisted.logger.PredicateResult`."""
+    from twisted.logger import PredicateResult
+    if event.get("log_namespace") == "log_legacy":
+        text = " ".join(str(x) for x in event.get("message") or ())
+        if _TWISTED_NOISE.match(text):
+            return PredicateResult.no
+    return PredicateResult.maybe
 
 
 def _peer_desc(transport) -> str:
@@ -1165,7 +1195,8 @@ def start_host(reactor, *, game: str = "frap", players: int = 4, options: dict |
                           handshake_timeout=handshake_timeout, rate=rate)
     listener = reactor.listenTCP(port, factory, interface=bind)
     handle = HostHandle(reactor, listener, factory, table, [], finished)
-    log.info("hosting table {name} ({game}, {n} seats) on {bind}:{port}", name=name, game=game, n=players,
+    # debug only: `frapnet host` prints this on stdout itself (not twice on one terminal)
+    log.debug("hosting table {name} ({game}, {n} seats) on {bind}:{port}", name=name, game=game, n=players,
              bind=bind, port=handle.port)
     target = _loopback_for(bind)
     if bots:
