@@ -671,3 +671,25 @@ def test_twisted_port_and_factory_noise_filtered_from_the_host_log():
     assert not_twisted_noise(legacy("something else")) == PredicateResult.maybe
     assert not_twisted_noise({"log_namespace": "frapnet.host", "log_format": "HostFactory starting on 1"}) \
         == PredicateResult.maybe
+
+
+def test_resume_summary_counts_finished_deals_and_actions():
+    """`frapnet host --resume` says where the match stands: mid-deal with its actions, or between deals."""
+    from frapnet.commands.host import resume_summary
+    st = engine.new_match("frap", 4, {})
+    assert resume_summary(st) == "before the first deal"
+    deck = engine.pack(st)
+    random.Random(2).shuffle(deck)
+    st, _ = engine.start_deal(st, deck, dealer=0)
+    assert resume_summary(st) == "in deal 1 after 0 actions"
+    seat = st.to_act[0]
+    st, _ = engine.apply(st, seat, engine.legal_actions(st, seat)[0])
+    assert resume_summary(st) == "in deal 1 after 1 action"
+    rng = random.Random(3)
+    while st.phase == engine.DEAL:
+        seat = st.to_act[0]
+        st, _ = engine.apply(st, seat, rng.choice(engine.legal_actions(st, seat)))
+    assert resume_summary(st) == "after 1 finished deal"
+    deck = engine.pack(st)
+    st, _ = engine.start_deal(st, deck)
+    assert resume_summary(st) == "in deal 2 after 0 actions (1 finished deal)"

@@ -63,6 +63,21 @@ def parse_options(items: list[str]) -> dict:
     return out
 
 
+def resume_summary(st) -> str:
+    """Where a resumed match (an engine State replayed from a record) stands, in words:
+    ``"in deal 3 after 7 actions (2 finished deals)"`` mid-deal, ``"after 2 finished deals"``
+    between deals, ``"before the first deal"``."""
+    def n(k, word):
+        return f"{k} {word}" + ("" if k == 1 else "s")
+    if st.deal_no == 0:
+        return "before the first deal"
+    if st.phase == "deal":
+        acts = len(list(st.deals())[-1][2])
+        done = f" ({n(st.deal_no - 1, 'finished deal')})" if st.deal_no > 1 else ""
+        return f"in deal {st.deal_no} after {n(acts, 'action')}{done}"
+    return f"after {n(st.deal_no, 'finished deal')}"
+
+
 def check_arguments(args) -> str | None:
     """What is wrong with the non-rule arguments (None if nothing), checked before listening:
     ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay`` finite and
@@ -134,7 +149,7 @@ def run(args) -> int:
             return 2
         args.game, args.players, args.house_rule = st.game, st.players, list(st.house_rules)
         options = dict(st.options)
-        print(f"frapnet host: resuming the match in {args.record} after {st.deal_no} deal(s)", file=sys.stderr)
+        print(f"frapnet host: resuming the match in {args.record} {resume_summary(st)}", file=sys.stderr)
     try:  # validate before touching the network: a clear error naming the rule
         engine.new_match(args.game, args.players, options, args.house_rule, registry)
         if not 0 <= args.bots <= args.players:

@@ -768,8 +768,9 @@ class Table:
             s.status = RECONNECTING
             s.grace_call = self.clock.callLater(self.grace, self._grace_over, s.index)
         self.started = state.deal_no > 0
-        log.info("table {table}: resumed after {n} deal(s) at state version {v}", table=self.name,
-                 n=state.deal_no, v=state.version)
+        from frapnet.commands.host import resume_summary
+        log.info("table {table}: resumed {where} (state version {v})", table=self.name,
+                 where=resume_summary(state), v=state.version)
         if self.started:
             self._after_change()
 
