@@ -693,3 +693,14 @@ def test_resume_summary_counts_finished_deals_and_actions():
     deck = engine.pack(st)
     st, _ = engine.start_deal(st, deck)
     assert resume_summary(st) == "in deal 2 after 0 actions (1 finished deal)"
+
+
+def test_host_help_says_when_the_record_is_written():
+    """`frapnet host --help`: --record is rewritten after every move (Table.write_record per action)."""
+    import argparse
+
+    from frapnet.commands import host as host_cmd
+    p = argparse.ArgumentParser()
+    host_cmd.add_arguments(p)
+    text = " ".join(p.format_help().split())
+    assert "rewritten after every accepted move" in text and "(after every deal)" not in text

@@ -23,7 +23,8 @@ def add_arguments(p):
     p.add_argument("--bots", type=int, default=0, metavar="K", help="K seats played by computer players")
     p.add_argument("--level", default="basic", choices=("random", "basic"), help="computer players' level")
     p.add_argument("--deals", type=int, default=None, metavar="N", help="stop after N deals, then exit 0")
-    p.add_argument("--record", default=None, metavar="FILE", help="write the match's record here (after every deal)")
+    p.add_argument("--record", default=None, metavar="FILE", help="keep the match's record in FILE, rewritten after every accepted move (after every "
+                        "deal only once it passes 1 MB)")
     p.add_argument("--resume", action="store_true",
                    help="if the --record FILE exists, continue the match it holds (after a crash or restart)")
     p.add_argument("--seed", default=None, help="seed for shuffles, the first dealer and bots (reproducible tests)")
