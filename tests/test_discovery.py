@@ -163,7 +163,7 @@ kill $ann
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
     assert out[0] == "('127.0.0.1', 4999)"
-    assert out[1].split() == ["TABLE", "GAME", "SEATS", "FREE", "PASSWORD", "ADDRESS"]
+    assert out[1].split() == ["TABLE", "GAME", "FREE/SEATS", "PASSWORD", "ADDRESS"]
     assert out[2].split() == ["Den", "frap", "3/4", "yes", "127.0.0.1:4999"]
     assert "no table called 'attic' on the LAN (tables seen: Den)" in r.stderr
     assert out[-1] == "exit 1"

@@ -35,7 +35,7 @@ def run(args) -> int:
     if not tables:
         print(f"No tables found in {args.timeout:g} s.")
         return 0
-    rows = [("TABLE", "GAME", "SEATS FREE", "PASSWORD", "ADDRESS")]
+    rows = [("TABLE", "GAME", "FREE/SEATS", "PASSWORD", "ADDRESS")]  # "3/4": 3 of 4 seats free
     for t in tables:
         p = t.props
         rows.append((t.name, p.get("game", "?"), f"{p.get('seats_free', '?')}/{p.get('players', '?')}",
