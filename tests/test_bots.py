@@ -470,3 +470,16 @@ def test_start_bots_play_any_game_in_process(registry, game, players):
     assert a["names"] == [f"Bot {i + 1}" for i in range(players)]
     if "balances" in a["result"]:
         assert sum(a["result"]["balances"]) + a["result"].get("pot", 0) == 0
+
+
+def test_lan_timeouts_are_consistent_across_join_tables_bot():
+    """docs/hosting.md: `join`, `tables` and `bot` look for LAN announcements 3 s by default."""
+    import argparse
+
+    from frapnet.commands import bot, join, tables
+    defaults = []
+    for mod in (join, tables, bot):
+        p = argparse.ArgumentParser()
+        mod.add_arguments(p)
+        defaults.append(p.get_default("timeout"))
+    assert defaults == [3.0, 3.0, 3.0]

@@ -18,10 +18,11 @@ def add_arguments(p):
     p.add_argument("--seed", default=None, help="make the bot's choices reproducible")
     p.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds to think before each move")
     p.add_argument("--password", default=None, help="the table's password, if it has one")
-    p.add_argument("--seat", type=int, default=None, help="ask for this seat (0…n−1)")
+    p.add_argument("--seat", type=int, default=None,
+                   help="ask for this seat (0…n−1, counted clockwise from 0); refused if it is taken")
     p.add_argument("--table", default=None, help="table name, for a host with several tables")
-    p.add_argument("--timeout", type=float, default=2.0, metavar="S",
-                   help="seconds to look for a table NAME on the LAN (default 2)")
+    p.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                   help="how long to look for a table by name on the LAN (default 3, as join and tables)")
     p.add_argument("--interface", action="append", default=None, metavar="ADDR",
                    help="look for a table NAME only on this interface address (repeatable)")
 

@@ -3,8 +3,8 @@ HELP = "list the frapnet tables announced on the LAN (DNS-SD, _frapnet._tcp)"
 
 
 def add_arguments(p):
-    p.add_argument("--timeout", type=float, default=2.0, metavar="S",
-                   help="seconds to listen for announcements (default 2)")
+    p.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+                   help="how long to listen for announcements (default 3, as join and bot)")
     p.add_argument("--interface", action="append", default=None, metavar="ADDR",
                    help="browse only on the interface with this local IPv4 address (repeatable; default all)")
     p.add_argument("--json", action="store_true",

@@ -176,6 +176,11 @@ class Table:
     ``on_finish`` (called once with the result dict), ``registry`` (plugins),
     ``max_spectators`` (more spectators are refused with ``busy``, so that watchers can never
     fill the host's connections and lock players out of their seats).
+
+    Seat changes are told to everyone as events (:meth:`_seat_event`, docs/protocol.md "Seat
+    events"). Once a person (a client without ``bot``) has sat here, no new deal starts while
+    no person is connected: ``waiting`` is True until one is back (design.md principle 5); a
+    table of computer players only deals on.
     """
 
     def __init__(self, name: str, game: str = "frap", players: int = 4, options: dict | None = None,
