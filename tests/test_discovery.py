@@ -54,13 +54,22 @@ ANNOUNCER = textwrap.dedent("""
     name, port = sys.argv[1], int(sys.argv[2])
     a = d.announce(None, name, port, d.table_props("frap", 3, 4, "1.0", True), interfaces=["127.0.0.1"])
     print("ready", a.ready.result(10), flush=True)
-    time.sleep(2.5)
+    def wait_for(path, limit=30):  # the test says when (no sleeps that a busy machine outruns)
+        import os
+        end = time.monotonic() + limit
+        while not os.path.exists(path) and time.monotonic() < end:
+            time.sleep(0.05)
+    wait_for("go.update")
     a.update(d.table_props("frap", 1, 4, "1.0", True)).result(10)
     print("updated", flush=True)
-    time.sleep(2.5)
+    wait_for("go.close")
     a.close().result(10)
     print("closed", flush=True)
 """)
+
+# in a test script: wait (bounded) until the announcer has printed WORD
+WAIT = 'i=0; until grep -q "{word}" ann.out; do i=$((i+1)); [ $i -lt 300 ] || exit 9; sleep 0.1; done'
+
 
 BROWSER = "import json, sys; from frapnet.net import discovery as d; " \
           "print(json.dumps([t.to_dict() for t in d.browse(float(sys.argv[1]), ['127.0.0.1'])]))"
@@ -123,10 +132,13 @@ def test_announce_browse_update_close_in_a_namespace():
     players, protocol, password); an update is seen; after close (goodbye) it is gone."""
     script = f"""
 {PY} -c '{ANNOUNCER}' "Olga's table" 4567 > ann.out &
-sleep 1
+{WAIT.format(word="ready")}
 {PY} -c "{BROWSER}" 1.2
-sleep 2.5
+touch go.update
+{WAIT.format(word="updated")}
+sleep 0.3
 {PY} -c "{BROWSER}" 1.2
+touch go.close
 wait
 sleep 0.5
 {PY} -c "{BROWSER}" 1.2
@@ -151,9 +163,9 @@ cat ann.out
 def test_resolve_a_table_name_and_frapnet_tables_in_a_namespace():
     """`frapnet join NAME` resolves through browsing; `frapnet tables` prints the table."""
     script = f"""
-{PY} -c '{ANNOUNCER}' "Den" 4999 >/dev/null &
+{PY} -c '{ANNOUNCER}' "Den" 4999 > ann.out &
 ann=$!
-sleep 1
+{WAIT.format(word="ready")}
 {PY} -c "{RESOLVER}" den
 {FRAPNET} tables --timeout 1.2 --interface 127.0.0.1
 {PY} -c "{RESOLVER}" attic || echo "exit $?"
@@ -212,7 +224,8 @@ def test_avahi_browse_sees_the_table(tmp_path):
             subprocess.run(["ip", "-n", ns, "link", "set", "lo", "up"], check=True)
             subprocess.run(["ip", "-n", ns, "link", "set", dev, "up"], check=True)
             subprocess.run(["ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", dev], check=True)
-        script = ANNOUNCER.replace('interfaces=["127.0.0.1"]', 'interfaces=["10.77.0.1"]')
+        script = ANNOUNCER.replace('interfaces=["127.0.0.1"]', 'interfaces=["10.77.0.1"]') \
+            .replace('wait_for("go.update")', "time.sleep(2.5)").replace('wait_for("go.close")', "time.sleep(2.5)")
         ann = subprocess.Popen(["ip", "netns", "exec", a, PY, "-c", script, "Kitchen table", "4567"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         r = subprocess.run(["ip", "netns", "exec", b, "unshare", "-m", "sh", "-c", browse_b], capture_output=True,
