@@ -798,3 +798,32 @@ def test_F10_F11_F15_F17_F19_verb_the_phase_does_not_allow_names_the_phase():
     st, _ = play(st, [(3, "decline"), (0, "decline")])
     assert rule_of(st, 1, ("buy", ())) == "F19" and rule_of(st, 1, ("discard", "AS")) == "F19"
     assert rule_of(st, 1, ("whist",)) == "F19"
+
+
+def test_F28_match_carries_pot_and_balances_deal_after_deal():
+    """F28: a match is a series of deals at one table; the pot and the balances carry from one
+    deal to the next (antes only into an empty pot, F5), the deal passes clockwise (F7), and the
+    match's result is the balances — the same as replaying its record."""
+    import random
+
+    from frapnet import engine, record
+    from frapnet.testing import random_deals
+
+    state = engine.new_match("frap", 4, {"ante": 100})
+    rng = random.Random(28)
+    carried = []
+    for before, seat, action, after in random_deals(state, rng, 12):
+        if seat is None:  # a deal starts: balances and pot are those the last deal left
+            if before.reports:
+                last = before.reports[-1]
+                assert after.dealer == (before.dealer + 1) % 4  # F7
+                if last["pot_after"]:
+                    assert (after.balances, after.pot) == (last["balances"], last["pot_after"])  # no ante: carried
+                    carried.append(last["pot_after"])
+                else:  # F5: an empty pot takes fresh antes
+                    assert after.balances == [b - 100 for b in last["balances"]] and after.pot == 400
+        state = after
+    assert len(state.reports) == 12 and carried, "some pot must have carried over in 12 deals"
+    assert sum(state.balances) + state.pot == 0  # F6
+    replayed, result = record.replay(engine.record(state))
+    assert result["balances"] == state.balances and result["pot"] == state.pot
