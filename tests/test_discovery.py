@@ -171,7 +171,8 @@ ann=$!
 {PY} -c "{RESOLVER}" attic || echo "exit $?"
 kill $ann
 """
-    r = in_private_netns(script)
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    r = in_private_netns(f"cd $(mktemp -d -p {tmp})\n{script}")  # ann.out goes there, not into the checkout
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
     assert out[0] == "('127.0.0.1', 4999)"
