@@ -88,6 +88,21 @@ class State:
     __hash__ = None  # mutable-looking; not hashable
 
 
+class DealBase:
+    """A base for a game's per-deal object (``state.deal``): equality field by field over the
+    subclass's ``__slots__`` (records replayed to an equal state compare equal); not hashable.
+    The subclass still writes its own fast ``clone()``."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None
+
+
 def _unwind(node) -> list:
     out = []
     while node is not None:

@@ -12,6 +12,7 @@ from frapnet.cards import ALL_CARDS, card_key, format_card, pack as make_pack, r
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
+from frapnet.engine.state import DealBase
 
 PLUGIN_NAME = "frap"
 FRAPNET_API = 1
@@ -62,7 +63,7 @@ def deck_size(players: int, option) -> int:
     return option
 
 
-class FrapDeal:
+class FrapDeal(DealBase):
     """The state of one Frap deal (mutable; the engine clones it before each action).
 
     Seats are 0…n−1; ``hands[s]`` is seat s's cards (canonical strings). The talon is
@@ -122,10 +123,6 @@ class FrapDeal:
         new.thrown = [x[:] for x in self.thrown]
         return new
 
-    def __eq__(self, other):
-        if not isinstance(other, FrapDeal):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     @property
     def talon(self) -> int:

@@ -18,6 +18,7 @@ from frapnet.cards import card_key, format_card, pack as make_pack, rank_value, 
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
+from frapnet.engine.state import DealBase
 
 PLUGIN_NAME = "frak_you"
 FRAPNET_API = 1
@@ -78,7 +79,7 @@ def pass_direction(players: int, passing: str, deal_index: int) -> str | None:
     return None
 
 
-class FrakDeal:
+class FrakDeal(DealBase):
     """The state of one Frak You deal (mutable; the engine clones it before each action).
 
     - ``hands[s]``: seat s's cards (canonical strings; during passing without the three chosen).
@@ -127,12 +128,6 @@ class FrakDeal:
         new.outcome = self.outcome
         return new
 
-    def __eq__(self, other):
-        if not isinstance(other, FrakDeal):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-    __hash__ = None
 
     def places(self) -> dict[str, list[str]]:
         """Where every card of the pack is, place name → cards (for card-conservation checks):

@@ -22,6 +22,7 @@ from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
 
 from frapnet_la_krap import __version__
+from frapnet.engine.state import DealBase
 
 PLUGIN_NAME = "la_krap"
 FRAPNET_API = 1
@@ -183,7 +184,7 @@ def build_deck(players: int, dealer: int, down, team_cards, turn_up: str, talon_
     return deck + rest
 
 
-class LaKrapDeal:
+class LaKrapDeal(DealBase):
     """The state of one La Krap deal (mutable; the engine clones it before each action).
 
     - ``down[s]``: seat s's face-down cards (list, may repeat a card); ``team[s]``: its team
@@ -238,12 +239,6 @@ class LaKrapDeal:
         new.deal_points = self.deal_points
         return new
 
-    def __eq__(self, other):
-        if not isinstance(other, LaKrapDeal):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-    __hash__ = None
 
     @property
     def talon_count(self) -> int:

@@ -18,6 +18,7 @@ from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
 
 from frapnet_napoleon import __version__  # noqa: F401  (shown by `frapnet plugins`)
+from frapnet.engine.state import DealBase
 
 PLUGIN_NAME = "napoleon"
 FRAPNET_API = 1
@@ -58,7 +59,7 @@ def tricks_needed(rank: int) -> int:
     return HAND if rank == NAPOLEON else rank
 
 
-class NapoleonDeal:
+class NapoleonDeal(DealBase):
     """The state of one Napoleon deal (mutable; the engine clones it before each action).
 
     - ``n`` seats, ``dealer``; ``deck`` the whole pack as dealt (tuple, top first);
@@ -110,12 +111,6 @@ class NapoleonDeal:
         new.to_treasure = self.to_treasure
         return new
 
-    def __eq__(self, other):
-        if not isinstance(other, NapoleonDeal):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-    __hash__ = None
 
     @property
     def talon(self) -> int:
