@@ -117,3 +117,27 @@ def play(state: engine.State, actions) -> tuple[engine.State, list]:
             raise engine.RuleError(exc.rule, f"action {i} {[seat, *act]}: {exc.message}") from None
         events.extend(ev)
     return state, events
+
+
+def netns_unavailable() -> str | None:
+    """Why network namespaces (``ip netns``) cannot be made here, or None if they can.
+
+    Tests that put a host and a client on two "machines" skip with this reason (not Linux, not
+    root, no iproute2). It makes and deletes one empty namespace to find out.
+    """
+    import shutil
+    import subprocess
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return "network namespaces need Linux"
+    if os.geteuid() != 0:
+        return "creating network namespaces needs root (.ci/run runs as root)"
+    if not shutil.which("ip"):
+        return "iproute2 (ip) is not installed; .ci/run installs it"
+    name = f"frapchk{os.getpid()}"
+    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
+    if r.returncode != 0:
+        return f"ip netns add failed: {r.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+    return None

@@ -20,26 +20,13 @@ import time
 
 import pytest
 
+from frapnet.testing import netns_unavailable
+
 BIN = os.path.dirname(sys.executable)
 FRAPNET = os.path.join(BIN, "frapnet")
 
 
-def _reason() -> str | None:
-    if not sys.platform.startswith("linux"):
-        return "network namespaces need Linux"
-    if os.geteuid() != 0:
-        return "creating network namespaces needs root (.ci/run runs as root)"
-    if not shutil.which("ip"):
-        return "iproute2 (ip) is not installed; .ci/run installs it"
-    name = f"frapchk{os.getpid()}"
-    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"ip netns add failed: {r.stderr.strip()}"
-    subprocess.run(["ip", "netns", "del", name], capture_output=True)
-    return None
-
-
-REASON = _reason()
+REASON = netns_unavailable()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
 

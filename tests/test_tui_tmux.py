@@ -23,6 +23,8 @@ import time
 
 import pytest
 
+from frapnet.testing import netns_unavailable
+
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 
@@ -373,19 +375,7 @@ def test_join_with_nobody_listening_says_why_and_exits_2(tmp_path):
         hold.close()
 
 
-def _netns_reason() -> str | None:
-    if not sys.platform.startswith("linux"):
-        return "network namespaces need Linux"
-    if os.geteuid() != 0:
-        return "creating network namespaces needs root (.ci/run runs as root)"
-    if not shutil.which("ip"):
-        return "iproute2 (ip) is not installed; .ci/run installs it"
-    name = f"frtuichk{os.getpid()}"
-    r = subprocess.run(["ip", "netns", "add", name], capture_output=True, text=True)
-    if r.returncode != 0:
-        return f"ip netns add failed: {r.stderr.strip()}"
-    subprocess.run(["ip", "netns", "del", name], capture_output=True)
-    return None
+NETNS_REASON = netns_unavailable()
 
 
 def _drive(t: Tmux, screen: str) -> bool:
@@ -412,7 +402,7 @@ def _settlement_rows(screen: str, names) -> dict:
     return rows
 
 
-@pytest.mark.skipif(_netns_reason() is not None, reason=_netns_reason() or "")
+@pytest.mark.skipif(NETNS_REASON is not None, reason=NETNS_REASON or "")
 def test_two_machines_host_play_and_join_play_the_same_deal(tmp_path):
     """Issue #4 "done when": two network namespaces joined by a veth pair; in A `frapnet host
     --play` (Olga plays at her own LAN table, announced on A's veth address only), in B `frapnet
