@@ -74,7 +74,7 @@ WAIT = 'i=0; until grep -q "{word}" ann.out; do i=$((i+1)); [ $i -lt 300 ] || ex
 BROWSER = "import json, sys; from frapnet.net import discovery as d; " \
           "print(json.dumps([t.to_dict() for t in d.browse(float(sys.argv[1]), ['127.0.0.1'])]))"
 
-RESOLVER = "import sys; from frapnet.net import discovery as d; print(d.resolve(sys.argv[1], 1.5, ['127.0.0.1']))"
+RESOLVER = "import sys; from frapnet.net import discovery as d; print(d.resolve(sys.argv[1], 3, ['127.0.0.1']))"
 
 
 # --- pure helpers ---------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def test_resolve_a_table_name_and_frapnet_tables_in_a_namespace():
 ann=$!
 {WAIT.format(word="ready")}
 {PY} -c "{RESOLVER}" den
-{FRAPNET} tables --timeout 1.2 --interface 127.0.0.1
+{FRAPNET} tables --timeout 3 --interface 127.0.0.1
 {PY} -c "{RESOLVER}" attic || echo "exit $?"
 kill $ann
 """
