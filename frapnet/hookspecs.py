@@ -10,8 +10,18 @@ modules or objects whose functions are marked with :data:`hookimpl`::
     def frapnet_register_games(register):
         register(GameSpec(name="mygame", ...))
 
-Who calls what: the engine (:mod:`frapnet.engine`) calls every hook except the two
-``register`` hooks, which the plugin loader (:mod:`frapnet.plugins`) calls once per plugin.
+Who calls what: the engine (:mod:`frapnet.engine`) calls the rules hooks, the plugin loader
+(:mod:`frapnet.plugins`) calls the two ``register`` hooks once per plugin, and the computer
+players (:mod:`frapnet.bots`) call the three bot hooks at the end of this module
+(:func:`frapnet_sample_deal`, :func:`frapnet_policy`, :func:`frapnet_deal_result`;
+/work/team/bots-interface.md and docs/plugins.md show how).
+
+Required hooks: a plugin that registers a game must implement every hook in
+:data:`REQUIRED_GAME_HOOKS`; the loader refuses it otherwise, naming the missing hooks. The
+others are optional: without ``frapnet_validate_options`` the options stay as parsed, without
+``frapnet_trick_winner`` nothing calls it, without ``frapnet_action_label`` /
+``frapnet_describe_event`` clients get generic text, and without the bot hooks the computer
+players fall back to their view-only ``basic`` (no search).
 Each table has its own plugin manager holding only its game's plugin and its active house
 rules (registered after the game, so pluggy calls them first). All per-table hooks are
 ``firstresult``: the first implementation that returns something other than ``None`` decides,
@@ -22,8 +32,10 @@ Shapes used by every hook:
 
 - ``state`` — :class:`frapnet.engine.state.State`: ``players`` (n), ``options`` (dict),
   ``dealer``, ``balances`` (list of whole chips or points per seat 0…n−1), ``pot`` (whole chips),
-  ``deal`` (the game's own per-deal object, with a ``clone()`` method), ``to_act`` (tuple of
-  seats whose turn it is), ``rules`` (this table's hook callers).
+  ``deal`` (the game's own per-deal object: a :class:`frapnet.engine.state.DealBase` subclass
+  whose ``clone()`` the engine calls before every action), ``deal_over`` (set by the game when
+  the deal has ended), ``match`` (match-level dict, replaced never mutated), ``to_act`` (tuple
+  of seats whose turn it is), ``rules`` (this table's hook callers: ``state.rules.trick_winner``…).
 - ``seat`` — an int 0…n−1, clockwise (F4).
 - ``action`` — a tuple ``(verb,)`` or ``(verb, argument)``; cards are canonical strings
   (``"10H"``), card lists are tuples sorted by :func:`frapnet.cards.card_key`.
@@ -51,6 +63,10 @@ import pluggy
 
 API_VERSION = "1.0"
 API_MAJOR = 1
+
+REQUIRED_GAME_HOOKS = ("frapnet_pack", "frapnet_deal", "frapnet_legal_actions", "frapnet_apply_action",
+                       "frapnet_settle", "frapnet_deal_report", "frapnet_match_report", "frapnet_view")
+"""The hooks a plugin that registers a game must implement (the loader refuses it otherwise)."""
 
 hookspec = pluggy.HookspecMarker("frapnet")
 hookimpl = pluggy.HookimplMarker("frapnet")
@@ -141,8 +157,10 @@ def frapnet_trick_winner(state, trick):
 def frapnet_settle(state):
     """**Scoring.** Settle the ended deal on ``state`` in place and return its report.
 
-    Move chips between ``state.balances`` and ``state.pot`` (F23/F24) or add points; set
-    ``state.match_over`` if the match has ended (K12, L12). The report is a dict for
+    Move chips between ``state.balances`` and ``state.pot`` (F23/F24) or add points. If the
+    match has ended (K12, L12), replace ``state.match`` with a dict holding ``"over": True``
+    (``state.match = dict(state.match, over=True)``; the engine reads ``state.match.get("over")``
+    and then sets ``state.phase`` to ``"over"``). The report is a dict for
     ``frapnet replay --json`` (record-format.md), e.g. ``{"dealer": 0, "outcome": "played",
     "trump": "C", "tricks": [...], "remises": [...], "pot_after": 1200}``.
     """
@@ -183,3 +201,82 @@ def frapnet_describe_event(state, event, names, lang):
     """One event in plain words for a log pane (``"Olga declared frap"``, ``"Ivan took the trick
     with Q♠"``), in ``lang``. ``names`` is the list of seat names, seat 0…n−1. Return None to
     let the client fall back to a generic line. Called by the host for each recipient."""
+
+
+# --- computer players (called by frapnet.bots; optional, firstresult) ---------------------------
+#
+# design.md principle 8: the search is generic and sees only views; each game plugin ships the
+# knowledge it needs through these hooks. /work/team/bots-interface.md has the worked example.
+
+@hookspec(firstresult=True)
+def frapnet_sample_deal(state, seat, observations, rng):
+    """Sample the current deal's hidden cards consistently with everything ``seat`` has seen.
+
+    Determinized search (GIB, Kermit; OpenSpiel's ``ResampleFromInfostate``) starts here.
+
+    :param state: a :class:`~frapnet.engine.state.State` of this table before any deal
+        (``players``, ``options``, ``house_rules``, ``rules``; ``deal`` None), for reading the
+        table's rules (``state.rules.pack(state)`` is the pack). Do not keep or change it.
+    :param seat: the seat whose knowledge is used, 0…n−1.
+    :param observations: the views ``seat`` received during the current deal, oldest first, as
+        :func:`frapnet.engine.view` gives them (plain dicts; host-only keys such as ``names`` may
+        be present and mean nothing here): ``observations[-1]`` is the view now (a deal in
+        progress), and every earlier item has the same ``deal_no``. A player that saw the whole
+        deal has one view per accepted action (``version`` rising by 1; a repeated version is
+        the same state again and may be skipped); one that arrived mid-deal (a takeover, a
+        reconnect) has fewer — a sampler that cannot place a gap returns None.
+    :param rng: a :class:`random.Random`; the only source of randomness (same rng state, same
+        observations → same sample).
+    :returns: one **deal sample**, a dict::
+
+            {"dealer": int,                       # the deal's dealer (observations[-1]["dealer"])
+             "deck": [card, ...],                 # a permutation of the pack, top first (F8 layout)
+             "actions": [[seat, verb, arg?], ...],  # every action of the deal so far, in order
+             "before": {"balances": [...], "pot": int, "match": {...}}}   # the ledger before it
+
+        i.e. a hypothetical deal record (record-format.md) with the match's ledger before the
+        deal. Replayed from ``before`` (``engine.start_deal`` then ``engine.apply`` of each
+        action), it must accept every action (so every earlier public action stays legal: a
+        seat that did not follow suit holds none of that suit, F20) and give ``seat`` exactly
+        the views in ``observations`` (``version`` aside) — so no card is placed where ``seat``
+        saw something else. Hidden arguments (others' discards, passed cards) are sampled too.
+        Return None when the observations cannot be explained (e.g. a gap this sampler does not
+        handle); the bot then decides from the view alone.
+
+    Called by :func:`frapnet.bots.sampling.sample_states` (which replays the sample into a
+    State); checked by :func:`frapnet.testing.check_sampler`. Never sees a hidden card: its
+    only inputs are the seat's views.
+    """
+
+
+@hookspec(firstresult=True)
+def frapnet_policy(state, seat, actions, rng):
+    """A fast game-aware move for ``seat`` — the playout policy of the search, and ``basic``.
+
+    :param state: a full State with a deal in progress — in a search a *sampled* one
+        (:func:`frapnet_sample_deal`), so it does hold every hidden card — but the policy must
+        read only what ``seat`` may know: its own hand (even before it has looked, F9), its own
+        discards, and public facts (declarations, the turn-up, the trick, cards played, tricks
+        taken, counts, ledger). Never another seat's hand, the talon or others' discards: the
+        tests give it states that differ only there and require the same choice.
+    :param seat: the seat to move (in ``state.to_act``).
+    :param actions: ``engine.legal_actions(state, seat)`` (normalised tuples), non-empty.
+    :param rng: a :class:`random.Random` for any tie-breaking.
+    :returns: one element of ``actions`` (the same tuple), or None to let the caller choose at
+        random. Must be cheap (tens of microseconds): a search calls it at every step of
+        thousands of playouts.
+    """
+
+
+@hookspec(firstresult=True)
+def frapnet_deal_result(before, after, seat):
+    """``seat``'s result between two states of one table, in the game's unit, higher better.
+
+    :param before: a State (the deal's start, or a search's decision point).
+    :param after: a later State of the same table (the deal ended: ``after.deal_over``).
+    :param seat: 0…n−1.
+    :returns: a number: Frap and Napoleon chips won divided by the ante / stake (``+1.0`` is one
+        ante), a points game its points (negated where fewer points are better, Frak You K12).
+        Without an implementation the bots and ``frapnet arena`` use the change of
+        ``balances[seat]`` divided by the ``ante`` or ``stake`` option if the table has one.
+    """

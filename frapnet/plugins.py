@@ -130,7 +130,8 @@ class Registry:
 
         Checks, in order: the plugin name is free; ``FRAPNET_API`` names this API's major;
         the hooks are valid (known names, arguments the spec has); registration runs; every
-        game and house-rule name it registers is free. On any failure nothing of the plugin is
+        game and house-rule name it registers is free; a plugin that registers a game implements
+        every required hook (``hookspecs.REQUIRED_GAME_HOOKS``; the message names the missing ones). On any failure nothing of the plugin is
         offered. Returns the PluginInfo (also appended to ``plugins``).
         """
         other = self.plugin(name)
@@ -205,6 +206,12 @@ class Registry:
                 info.error = f"house rule {r.name!r} is registered twice; not loaded"
                 return info
             seen.add(r.name)
+        missing = [h for h in hookspecs.REQUIRED_GAME_HOOKS if h not in info.hooks]
+        if games and missing:  # style.md 4: a game API that cannot be half-implemented
+            info.error = (f"game {', '.join(repr(g.name) for g in games)} lacks the required hook"
+                          f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                          f"(frapnet.hookspecs.REQUIRED_GAME_HOOKS); not loaded")
+            return info
         for g in games:
             self.games[g.name] = (g, info)
             info.games.append(g.name)
@@ -452,37 +459,58 @@ def default_registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
     return reg
 
 
+TRACE_ENV = "FRAPNET_TRACE_PLUGINS"
+"""Set to a non-empty value other than ``0``: every hook call goes through pluggy (no direct fast
+path) and pluggy's tracing writes each call and its result to stderr (datasette's
+``DATASETTE_TRACE_PLUGINS``)."""
+
+# Hooks the loader calls itself, not the table: no positional caller on Rules.
+_LOADER_HOOKS = frozenset(("frapnet_register_games", "frapnet_register_house_rules"))
+
+
+def trace_plugins() -> bool:
+    """True when ``$FRAPNET_TRACE_PLUGINS`` asks for every hook call to be traced."""
+    return os.environ.get(TRACE_ENV, "") not in ("", "0")
+
+
 class Rules:
     """One table's hook callers with positional call signatures (the engine's hot path).
 
-    Where a hook has exactly one plain implementation (the common case), its function is
-    called directly; otherwise through pluggy, so house rules and wrappers work as usual.
+    One attribute per per-table hook of :mod:`frapnet.hookspecs`, named without the
+    ``frapnet_`` prefix (``rules.apply_action(state, seat, action)``), taking the spec's own
+    arguments (``HookSpec.argnames``) positionally — so a hook added to the specs gets a caller
+    with no table to update. Where a hook has exactly one plain implementation taking every
+    argument in the spec's order (the common case), its function is called directly; otherwise
+    through pluggy, so house rules and wrappers work as usual. ``trace`` (default: from
+    :func:`trace_plugins`) routes every call through pluggy and turns on its tracing to stderr,
+    so pluggy's call monitoring sees every call.
     """
 
-    _HOOKS = ("validate_options", "pack", "deal", "legal_actions", "apply_action", "trick_winner",
-              "settle", "deal_report", "match_report", "view", "action_label", "describe_event")
-    _ARGS = {
-        "validate_options": ("spec", "players", "options"), "pack": ("state",),
-        "deal": ("state", "deck", "dealer"), "legal_actions": ("state", "seat"),
-        "apply_action": ("state", "seat", "action"), "trick_winner": ("state", "trick"),
-        "settle": ("state",), "deal_report": ("state",), "match_report": ("state",),
-        "view": ("state", "seat", "lang"), "action_label": ("state", "seat", "action", "lang"),
-        "describe_event": ("state", "event", "names", "lang"),
-    }
-
-    def __init__(self, pm: pluggy.PluginManager) -> None:
+    def __init__(self, pm: pluggy.PluginManager, trace: bool | None = None) -> None:
         self.pm = pm
-        for name in self._HOOKS:
+        self.trace = trace_plugins() if trace is None else trace
+        if self.trace:
+            pm.trace.root.setwriter(sys.stderr.write)
+            pm.enable_tracing()
+        self.hooks: tuple[str, ...] = tuple(
+            n[len("frapnet_"):] for n in sorted(vars(pm.hook)) if n.startswith("frapnet_") and n not in _LOADER_HOOKS
+            and getattr(getattr(pm.hook, n), "spec", None) is not None)
+        for name in self.hooks:
             setattr(self, name, self._caller(name))
+
+    def implemented(self, name: str) -> bool:
+        """True if some plugin of this table implements hook ``frapnet_<name>``."""
+        return bool(getattr(self.pm.hook, "frapnet_" + name).get_hookimpls())
 
     def _caller(self, name: str):
         caller = getattr(self.pm.hook, "frapnet_" + name)
-        args = self._ARGS[name]
+        args = tuple(caller.spec.argnames)
         impls = caller.get_hookimpls()
-        if len(impls) == 1 and not (impls[0].hookwrapper or getattr(impls[0], "wrapper", False)) \
+        if not self.trace and len(impls) == 1 and not (impls[0].hookwrapper or getattr(impls[0], "wrapper", False)) \
                 and tuple(impls[0].argnames) == args:
             return impls[0].function
 
         def call(*values, _caller=caller, _args=args):
             return _caller(**dict(zip(_args, values)))
+        call.__name__ = name
         return call

@@ -62,6 +62,8 @@ def frapnet_trick_winer(state, trick):
     "half_game.py": '''
 from frapnet.engine.spec import GameSpec, HouseRuleSpec
 from frapnet.hookspecs import hookimpl
+from frapnet.games.frap import (frapnet_pack, frapnet_deal, frapnet_legal_actions, frapnet_apply_action,
+                                frapnet_settle, frapnet_deal_report, frapnet_match_report, frapnet_view)
 FRAPNET_API = 1
 
 @hookimpl
@@ -143,6 +145,50 @@ def test_game_plugin_may_not_offer_house_rules_for_other_games(tmp_path):
     err = [p for p in reg.errors if p.name == "mixed"][0].error
     assert err.startswith("house rule 'mixed_rule' is for frap, but this plugin also provides the game(s) half_game")
     assert reg.house_rules["own_rule"][0].games == ("own_game",) and "own_game" in reg.games
+
+
+def test_game_plugin_lacking_a_required_hook_is_refused_naming_it(tmp_path):
+    """style.md 4 / issue #8: a game plugin without frapnet_view (a required hook) is refused when
+    it loads, with a message naming the hook, and its game is never offered."""
+    (tmp_path / "no_view.py").write_text(textwrap.dedent('''
+        from frapnet.engine.spec import GameSpec
+        from frapnet.hookspecs import hookimpl
+        from frapnet.games.frap import (frapnet_pack, frapnet_deal, frapnet_legal_actions, frapnet_apply_action,
+                                        frapnet_settle, frapnet_deal_report, frapnet_match_report)
+
+        @hookimpl
+        def frapnet_register_games(register):
+            register(GameSpec(name="no_view", title="No view", min_players=2, max_players=4, players_rule="X1"))
+    '''))
+    reg = load_registry([tmp_path], entry_points=False)
+    info = [p for p in reg.plugins if p.name == "no_view"][0]
+    assert info.error == ("game 'no_view' lacks the required hook frapnet_view "
+                          "(frapnet.hookspecs.REQUIRED_GAME_HOOKS); not loaded")
+    assert "no_view" not in reg.games
+    with pytest.raises(PluginError, match="unknown game 'no_view'"):
+        reg.game("no_view")
+
+
+def test_rules_callers_come_from_the_specs_and_tracing_sees_every_call(monkeypatch, capsys):
+    """issue #8: Rules has one positional caller per per-table hook spec (argnames from pluggy's
+    HookSpec), and FRAPNET_TRACE_PLUGINS routes every call through pluggy's tracing."""
+    from frapnet.plugins import Rules, default_registry
+    reg = default_registry()
+    rules = Rules(reg.plugin_manager("frap"), trace=False)
+    per_table = sorted(n[len("frapnet_"):] for n in dir(hookspecs) if n.startswith("frapnet_")
+                       and n not in ("frapnet_register_games", "frapnet_register_house_rules"))
+    assert sorted(rules.hooks) == per_table
+    from frapnet.games import frap
+    assert rules.view is frap.frapnet_view  # the fast path: the implementation itself
+    monkeypatch.setenv("FRAPNET_TRACE_PLUGINS", "1")
+    st = engine.new_match("frap", 3, registry=reg)
+    assert st.rules.trace and st.rules.view is not frap.frapnet_view
+    st, _ = engine.start_deal(st, engine.pack(st), dealer=0)
+    engine.apply(st, 1, ("look",))
+    err = capsys.readouterr().err
+    assert err.count("frapnet_pack") >= 1 and err.count("frapnet_deal ") >= 1
+    assert err.count("  frapnet_apply_action [hook]") == 1  # one look, traced with its arguments
+    assert "action: ('look',)" in err
 
 
 def test_plugin_name_clash_and_unmarked_hook_warning(tmp_path):
