@@ -24,6 +24,10 @@ MAX_CHAT = 500
 MAX_PASSWORD = 128
 MAX_TOKEN = 128
 MAX_LANG = 16
+MAX_ARG_STR = 64
+"""Longest string inside an action's argument (a card, a suit), in characters."""
+MAX_ARG_LIST = 64
+"""Most elements of a list argument (``buy [cards]``)."""
 
 CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping")
 HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing")
@@ -138,6 +142,8 @@ def check_client_message(msg: dict) -> dict:
         action = _field(msg, "action", (list,), required=True, max_len=4)
         if not action or not isinstance(action[0], str) or len(action[0]) > 32:
             raise ProtocolError("bad_message", "act: action must be [verb, argument?] with a string verb")
+        for arg in action[1:]:
+            _check_argument(arg)
         version = _field(msg, "version", (int,), required=True)
         seat = _field(msg, "seat", (int,))
         return {"type": "act", "action": action, "version": version, "seat": seat}
@@ -153,6 +159,30 @@ def check_client_message(msg: dict) -> dict:
         return out
     raise ProtocolError("unknown_kind", f"unknown message type {kind[:40]!r} "
                                         f"(client messages: {', '.join(CLIENT_KINDS)})")
+
+
+_SCALARS = (str, int, type(None))  # bool is an int
+
+
+def _check_argument(arg: Any) -> None:
+    """An action's argument has one of the shapes the engine's verbs take (a card or a suit: a
+    str; a whole number; nil; a list of cards: a list of those scalars), strings at most
+    :data:`MAX_ARG_STR` characters, lists at most :data:`MAX_ARG_LIST` long — so that nothing a
+    client nests (``["play", [[[…]]]]`` 990 deep, issue #9) reaches the rules engine or an error
+    message. Raises ProtocolError ``bad_message``."""
+    if isinstance(arg, list):
+        if len(arg) > MAX_ARG_LIST:
+            raise ProtocolError("bad_message", f"act: a list argument has at most {MAX_ARG_LIST} elements")
+        items = arg
+    else:
+        items = (arg,)
+    for x in items:
+        if not isinstance(x, _SCALARS):
+            what = "a list nested in a list" if isinstance(x, list) else type(x).__name__
+            raise ProtocolError("bad_message", "act: an argument is a card, a suit, a number or a list of cards "
+                                               f"(nested at most one level), not {what}")
+        if isinstance(x, str) and len(x) > MAX_ARG_STR:
+            raise ProtocolError("bad_message", f"act: an argument string is longer than {MAX_ARG_STR} characters")
 
 
 def normalize_lang(lang: str) -> str:

@@ -153,11 +153,26 @@ class SharedEncoder:
         return len(data).to_bytes(4, "big") + data
 
 
+def _has_timestamp(value: Any) -> bool:
+    """True if a :class:`msgpack.Timestamp` is anywhere inside ``value``: msgpack decodes the
+    timestamp extension (−1) itself, without calling ``ext_hook`` (iterative: no recursion)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, msgpack.Timestamp):
+            return True
+    return False
+
+
 def decode(body: bytes) -> dict:
     """Decode one frame body into a message map with a string ``"type"``.
 
     Raises :class:`WireError` (``"malformed"``) for bad msgpack, trailing bytes, limits
-    exceeded, an unknown extension type, a top-level value that is not a map, or a missing or
+    exceeded, an unknown extension type (the timestamp extension −1 included), a top-level value that is not a map, or a missing or
     non-string ``type``; (``"too_large"``) for a body over :data:`MAX_FRAME`.
     """
     if len(body) > MAX_FRAME:
@@ -170,6 +185,9 @@ def decode(body: bytes) -> dict:
         raise WireError("malformed", f"not a valid msgpack message: {type(exc).__name__}: {exc}"[:300]) from None
     if not isinstance(msg, dict):
         raise WireError("malformed", f"a message is a map, not {type(msg).__name__}")
+    if b"\xff" in body and _has_timestamp(msg):  # ext -1's type byte is 0xff (never in UTF-8)
+        raise WireError("malformed", "msgpack extension type -1 (timestamp) is not used by this protocol "
+                                     "(only extension 1, big integers)")
     if not isinstance(msg.get("type"), str):
         raise WireError("malformed", "a message needs a string \"type\"")
     return msg
