@@ -20,8 +20,9 @@ Required hooks: a plugin that registers a game must implement every hook in
 :data:`REQUIRED_GAME_HOOKS`; the loader refuses it otherwise, naming the missing hooks. The
 others are optional: without ``frapnet_validate_options`` the options stay as parsed, without
 ``frapnet_trick_winner`` nothing calls it, without ``frapnet_action_label`` /
-``frapnet_describe_event`` clients get generic text, and without the bot hooks the computer
-players fall back to their view-only ``basic`` (no search).
+``frapnet_describe_event`` clients get generic text, without the bot hooks the computer
+players fall back to their view-only ``basic`` (no search), and without
+``frapnet_seat_view`` the host builds each seat's whole view (slower, the same views).
 Each table has its own plugin manager holding only its game's plugin and its active house
 rules (registered after the game, so pluggy calls them first). All per-table hooks are
 ``firstresult``: the first implementation that returns something other than ``None`` decides,
@@ -279,4 +280,29 @@ def frapnet_deal_result(before, after, seat):
         ante), a points game its points (negated where fewer points are better, Frak You K12).
         Without an implementation the bots and ``frapnet arena`` use the change of
         ``balances[seat]`` divided by the ``ante`` or ``stake`` option if the table has one.
+    """
+
+
+# --- fan-out (called by the host through frapnet.engine.seat_part; optional, firstresult) ------
+
+@hookspec(firstresult=True)
+def frapnet_seat_view(state, seat, lang):
+    """Only ``seat``'s own keys of its view of the deal — for speed (issue #9 "Fan-out once").
+
+    :param state: a State with a deal in progress (as for :func:`frapnet_view`).
+    :param seat: the seat whose view it is, 0…n−1 (never None).
+    :param lang: ``"en"`` or ``"ru"``, as for :func:`frapnet_view`.
+    :returns: a dict of the keys of ``frapnet_view(state, seat, lang)`` whose values differ from
+        the public view ``frapnet_view(state, None, lang)`` (Frap: ``hand``, ``hand_count``,
+        ``looked``, ``discards``); every key returned must also be a key of the public view, and
+        ``{**frapnet_view(state, None, lang), **frapnet_seat_view(state, seat, lang)}`` must
+        equal ``frapnet_view(state, seat, lang)`` (tests/test_fanout.py checks it for every
+        installed game). Never another seat's hand (F9). None: build this seat's whole view
+        with ``frapnet_view`` this time.
+
+    The host builds the public view once per change and only this part per seat
+    (:func:`frapnet.engine.seat_part`; at 12 seats building and encoding every view is several
+    times cheaper). Without it — or when a house rule implements ``frapnet_view`` but not this
+    hook, so that its change is never bypassed — each seat's whole view is built with
+    ``frapnet_view``: the same views, slower.
     """

@@ -5,16 +5,17 @@
     legal_actions(state, seat) -> [("frap",), ("pass",), ...]
     state, events = apply(state, seat, ("play", "10H"))
     view(state, seat) -> dict     # seat None: a spectator
+    pub = public_view(state); seat_view(state, seat, pub)   # the same views, public part built once
 
 No I/O, no clock, no shuffling, no Twisted or prompt_toolkit. Games are plugins
 (frapnet.hookspecs); Frap is the built-in one (frapnet.games.frap).
 """
 from frapnet.engine.core import (action_to_wire, apply, check_options, deal_report, describe_event, legal_actions,
-                                 match_report, new_match, next_dealer, normalize_action, pack, record,
-                                 start_deal, view)
+                                 match_report, new_match, next_dealer, normalize_action, pack, public_view, record,
+                                 seat_part, seat_view, start_deal, view)
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
 from frapnet.errors import RuleError
 
 __all__ = ["new_match", "start_deal", "legal_actions", "apply", "view", "record", "pack",
            "next_dealer", "deal_report", "match_report", "check_options", "normalize_action",
-           "action_to_wire", "describe_event", "State", "RuleError", "DEAL", "BETWEEN", "OVER"]
+           "action_to_wire", "describe_event", "public_view", "seat_view", "seat_part", "State", "RuleError", "DEAL", "BETWEEN", "OVER"]

@@ -279,16 +279,70 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     }
     if state.deal is not None:
         v.update(state.rules.view(state, seat, lang) or {})
+    v["actions"] = _view_actions(state, seat, v.get("hand", ()), lang)
+    return v
+
+
+def _view_actions(state: State, seat: int | None, hand: Any, lang: str) -> list:
+    """The view's ``actions``: ``seat``'s legal actions with their labels (none for a spectator);
+    F9: actions naming cards only once the seat has looked (``hand``, the view's, is not None)."""
     acts = []
     if seat is not None and state.phase == DEAL:
-        hidden = v.get("hand", ()) is None  # F9: actions naming cards only once looked
+        hidden = hand is None
         for a in state.rules.legal_actions(state, seat):
             if hidden and len(a) > 1 and state.spec.verbs.get(a[0]) in (ARG_CARD, ARG_CARDS) and a[1]:
                 continue
             acts.append({"action": action_to_wire(a),
                          "label": state.rules.action_label(state, seat, a, lang) or " ".join(map(str, a))})
-    v["actions"] = acts
+    return acts
+
+
+def public_view(state: State, lang: str = "en") -> dict:
+    """The public view of ``state`` (``view(state, None, lang)``: what a spectator sees), built
+    once per change and shared by every seat's :func:`seat_view` (issue #9 "Fan-out once")."""
+    return view(state, None, lang)
+
+
+def seat_view(state: State, seat: int, public: dict, lang: str = "en") -> dict:
+    """``view(state, seat, lang)`` — equal to it, keys in the same order — built from ``public``
+    (:func:`public_view` of this same state and language) and :func:`seat_part`: every value but
+    the seat's own *is* the public view's object (an encoder that meets it again reuses its
+    bytes). ``public`` is not changed."""
+    own = seat_part(state, seat, public, lang)
+    if not own.keys() <= public.keys():  # a game whose seat view has keys the public one lacks
+        return view(state, seat, lang)
+    v = dict(public)
+    v.update(own)
     return v
+
+
+def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
+    """Only ``seat``'s own keys of ``view(state, seat, lang)``, given ``public`` (:func:`public_view`
+    of this state and language): ``seat``, ``actions`` and the game's
+    :func:`frapnet.hookspecs.frapnet_seat_view` (F9: its hand once looked) — so that a fan-out
+    builds the public part once per change and only this per seat (issue #9 "Fan-out once").
+    ``{**public, **seat_part(...)}`` equals ``view(state, seat, lang)``. A game (or house rule)
+    without that hook gives the seat's whole game view from ``frapnet_view`` here."""
+    own: dict = {"seat": seat}
+    if state.deal is not None:
+        part = state.rules.seat_view(state, seat, lang) if _splits_views(state.rules) else None
+        own.update(part if part is not None else (state.rules.view(state, seat, lang) or {}))
+    hand = own["hand"] if "hand" in own else public.get("hand", ())
+    own["actions"] = _view_actions(state, seat, hand, lang)
+    return own
+
+
+def _splits_views(rules) -> bool:
+    """True if every plugin with a ``frapnet_view`` also has ``frapnet_seat_view`` (so a house
+    rule that changes the view is never bypassed); cached on ``rules``."""
+    ok = getattr(rules, "_splits_views", None)
+    if ok is None:
+        hook = rules.pm.hook
+        viewers = {i.plugin for i in hook.frapnet_view.get_hookimpls()}
+        splitters = {i.plugin for i in hook.frapnet_seat_view.get_hookimpls()}
+        ok = bool(viewers) and viewers <= splitters
+        rules._splits_views = ok
+    return ok
 
 
 def describe_event(state: State, event: dict, names: list[str], lang: str = "en") -> str:

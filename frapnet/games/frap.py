@@ -749,6 +749,15 @@ def frapnet_view(state, seat, lang):
     return v
 
 
+@hookimpl
+def frapnet_seat_view(state, seat, lang):
+    """``seat``'s own keys of :func:`frapnet_view` (F9: its hand once looked; its discards)."""
+    d = state.deal
+    mine = d.looked[seat]
+    return {"hand": d.hands[seat][:] if mine else None, "hand_count": len(d.hands[seat]), "looked": bool(mine),
+            "discards": d.discards[seat][:]}
+
+
 _LABELS = {
     "en": {"look": "Look at your cards", "pass": "Pass", "frap": "Frap", "blind_frap": "Blind frap",
            "whist": "Whist", "stand": "Stand pat", "buy": "Buy: discard {cards}",

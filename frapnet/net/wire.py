@@ -153,6 +153,60 @@ class SharedEncoder:
         return len(data).to_bytes(4, "big") + data
 
 
+class PublicEncoder:
+    """Frames the views of one state built from one public view (issue #9 "Fan-out once";
+    :func:`frapnet.engine.seat_view`): the public view's values are encoded once, here; a seat's
+    view — the same keys in the same order, every value but the seat's own being the public
+    view's object itself — costs only the encoding of its own values. Frames are byte-for-byte
+    :func:`frame` of ``{"type": kind, field: body}``; a body of another shape is framed whole.
+    Use one encoder per state and language; ``public`` must not change while it is in use.
+    """
+
+    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field")
+
+    def __init__(self, kind: str, field: str, public: dict) -> None:
+        pack = encode
+        self._kind, self._field = kind, field
+        self._head = b"\x82\xa4type" + pack(kind) + pack(field) + _map_header(len(public))
+        self._keys = tuple(public)
+        self._values = tuple(public.values())
+        self._chunks = [pack(k) + pack(v) for k, v in public.items()]
+        self._index = {k: i for i, k in enumerate(public)}
+
+    def public_frame(self) -> bytes:
+        """The frame of the public view itself (a spectator's)."""
+        data = self._head + b"".join(self._chunks)
+        return len(data).to_bytes(4, "big") + data
+
+    def frame_part(self, own: dict) -> bytes | None:
+        """The frame of ``{**public, **own}`` (``own``: a seat's own keys,
+        :func:`frapnet.engine.seat_part`), encoding only ``own``'s values; None if ``own`` has a
+        key the public view lacks (frame the merged view whole then)."""
+        parts = self._chunks[:]
+        index = self._index
+        try:
+            for k, v in own.items():
+                parts[index[k]] = encode(k) + encode(v)
+        except KeyError:
+            return None
+        data = self._head + b"".join(parts)
+        return len(data).to_bytes(4, "big") + data
+
+    def frame(self, kind: str, field: str, body: dict) -> bytes:
+        """``frame({"type": kind, field: body})`` (``kind`` and ``field`` as given to the encoder)."""
+        if tuple(body) != self._keys:
+            return frame({"type": kind, field: body})
+        parts = self._chunks
+        own = None
+        for i, (v, pv) in enumerate(zip(body.values(), self._values)):
+            if v is not pv:
+                if own is None:
+                    own = parts[:]
+                own[i] = encode(self._keys[i]) + encode(v)
+        data = self._head + b"".join(own if own is not None else parts)
+        return len(data).to_bytes(4, "big") + data
+
+
 def _has_timestamp(value: Any) -> bool:
     """True if a :class:`msgpack.Timestamp` is anywhere inside ``value``: msgpack decodes the
     timestamp extension (−1) itself, without calling ``ext_hook`` (iterative: no recursion)."""
