@@ -94,6 +94,11 @@ def replay(rec: dict, registry=None) -> tuple[engine.State, dict]:
 
     Raises ReplayError at the first problem, in the order record-format.md gives.
     """
+    return _replay(rec, registry, None)
+
+
+def _replay(rec: dict, registry, before_deal) -> tuple[engine.State, dict]:
+    """:func:`replay`, calling ``before_deal(index, deal, state)`` before each deal starts."""
     state = open_table(rec, registry)
     for di, deal in enumerate(rec.get("deals", [])):
         if not isinstance(deal, dict):
@@ -103,6 +108,8 @@ def replay(rec: dict, registry=None) -> tuple[engine.State, dict]:
             raise ReplayError("record", "deck must be a list of cards", di)
         if not isinstance(actions, list):
             raise ReplayError("record", "actions must be a list", di)
+        if before_deal is not None:
+            before_deal(di, deal, state)
         dealer = deal.get("dealer")
         if dealer is None:
             raise ReplayError("record", "a deal needs its dealer", di)
@@ -172,4 +179,72 @@ def summary(res: dict) -> str:
         if isinstance(v, list):
             v = ", ".join(f"seat {i}: {x}" for i, x in enumerate(v))
         lines.append(f"{k}: {v}")
+    return "\n".join(lines)
+
+
+# --- `frapnet verify` (docs/fairness.md) ---------------------------------------------------------
+
+class VerifyError(Exception):
+    """Deal ``deal`` (0-based index) of a record does not verify: ``message`` says what."""
+
+    def __init__(self, deal: int | None, message: str) -> None:
+        self.deal, self.message = deal, message
+        super().__init__(message if deal is None else f"deal {deal + 1}: {message}")
+
+    def to_dict(self) -> dict:
+        return {"deal": self.deal, "message": self.message}
+
+
+def verify(rec: dict, registry=None) -> list[dict]:
+    """Check every deal's shuffle proof (docs/fairness.md) and that the record replays.
+
+    For each deal, before it starts: the ``shuffle`` object's commitment is SHA-256(seed ‖
+    salt), every nonce matches the hash its seat committed, and the recorded ``deck`` is the
+    one :func:`frapnet.fairness.shuffle` gives for the table's pack, seed and nonces. Returns
+    one dict per deal (``deal`` index, ``commitment``, ``nonces`` — the seats whose nonces
+    count — ``left_out``, ``cards``). Raises VerifyError naming the first deal (0-based) that
+    does not verify, or whose actions do not replay (then the rule and action are named).
+    """
+    from frapnet import fairness
+    from frapnet.cards import CardError, parse_card
+
+    out: list[dict] = []
+
+    def check(di: int, deal: dict, state: engine.State) -> None:
+        pack = engine.pack(state)
+        deck, problem = fairness.check_proof(deal.get("shuffle"), pack, state.players)
+        if problem:
+            raise VerifyError(di, problem)
+        for pos, (got, want) in enumerate(zip(deal["deck"], deck)):
+            try:
+                card = parse_card(got)
+            except CardError:
+                card = got
+            if card != want:
+                raise VerifyError(di, f"the recorded deck is not the one the seed and nonces give: card {pos + 1} "
+                                      f"(from the top) is {card}, the shuffle gives {want}")
+        if len(deal["deck"]) != len(deck):
+            raise VerifyError(di, f"the recorded deck has {len(deal['deck'])} cards; the shuffle gives {len(deck)}")
+        nonces = deal["shuffle"]["nonces"]
+        out.append({"deal": di, "commitment": deal["shuffle"]["commitment"].lower(), "cards": len(deck),
+                    "nonces": [s for s, x in enumerate(nonces) if x is not None],
+                    "left_out": [s for s, x in enumerate(nonces) if x is None]})
+
+    try:
+        _replay(rec, registry, check)
+    except ReplayError as exc:
+        where = "" if exc.action is None else f", action {exc.action + 1}"
+        raise VerifyError(exc.deal, f"the record does not replay{where}: rule {exc.rule}: {exc.message}") from None
+    return out
+
+
+def verify_summary(checked: list[dict]) -> str:
+    """The lines `frapnet verify` prints for a record that verifies: one per deal, then a total."""
+    lines = []
+    for d in checked:
+        seats = " ".join(str(s) for s in d["nonces"]) or "none"
+        left = f"; left out: seat {' '.join(str(s) for s in d['left_out'])}" if d["left_out"] else ""
+        lines.append(f"deal {d['deal'] + 1}: ✓ commitment {d['commitment'][:16]}… opened; the {d['cards']} cards are "
+                     f"the shuffle of the seed and the nonces of seats {seats}{left}")
+    lines.append(f"{len(checked)} deal(s) verified")
     return "\n".join(lines)
