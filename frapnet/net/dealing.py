@@ -1,0 +1,179 @@
+"""The host's side of a fair deal (docs/fairness.md, docs/protocol.md "Fair deals").
+
+A :class:`ShuffleRound` runs one deal's exchange: it sends everyone ``shuffle_commit``, collects
+``nonce_hash`` from the seats asked until all have answered or ``time_limit`` seconds have
+passed, sends everyone ``shuffle_hashes``, collects the ``nonce`` of every seat that committed
+(same limit), and then calls ``on_done(round)``: the deck is :meth:`ShuffleRound.deck`. After the
+deal, :meth:`ShuffleRound.reveal_message` is the ``shuffle_reveal`` everyone gets. A seat that
+does not answer in time, or whose nonce does not match its hash, is left out and
+``on_left_out(seat, reason)`` is called (the table tells everyone). No sockets here: messages go
+out through ``send_all``; time through ``clock`` (``callLater``).
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Any, Callable, Sequence
+
+from frapnet import fairness
+from frapnet.net.protocol import ProtocolError
+
+HASHES, NONCES, DONE = "hashes", "nonces", "done"
+LEFT_OUT_REASONS = ("no_hash", "no_nonce", "bad_nonce")
+"""Why a seat is left out: no hash in time, no nonce in time, a nonce not matching its hash."""
+
+
+def secrets_for(deal: int, seed: Any = None) -> tuple[bytes, bytes]:
+    """The host's ``(seed, salt)`` for deal number ``deal`` (from 1): fresh random bytes, or with a
+    table seed (``frapnet host --seed``) derived from it (:func:`frapnet.fairness.seeded_secret`)."""
+    if seed is None:
+        return secrets.token_bytes(fairness.SEED_BYTES), secrets.token_bytes(fairness.SALT_BYTES)
+    return fairness.seeded_secret("seed", seed, deal), fairness.seeded_secret("salt", seed, deal)
+
+
+class ShuffleRound:
+    """One deal's commit–reveal exchange.
+
+    ``deal``: the deal number being shuffled (1 for the first); ``players``: n seats;
+    ``asked``: the seats (0…n−1) to ask for a nonce — those with a live connection;
+    ``seed``/``salt``: the host's 32-byte secrets; ``clock``: ``callLater(seconds, f)``;
+    ``time_limit``: seconds allowed for each of the two answers (hash, then nonce); callbacks
+    ``send_all(msg)`` (every seat and spectator), ``on_left_out(seat, reason)`` and
+    ``on_done(round)``. Attributes: ``stage`` (``"hashes"``, ``"nonces"``, ``"done"``),
+    ``hashes`` and ``nonces`` (per seat, bytes or None), ``left_out`` (seat → reason).
+    """
+
+    def __init__(self, deal: int, players: int, asked: Sequence[int], seed: bytes, salt: bytes, *, clock,
+                 time_limit: float, send_all: Callable[[dict], Any], on_done: Callable[["ShuffleRound"], Any],
+                 on_left_out: Callable[[int, str], Any] = lambda seat, reason: None) -> None:
+        self.deal, self.players, self.asked = deal, players, sorted(set(asked))
+        self.seed, self.salt = seed, salt
+        self.commitment = fairness.commitment(seed, salt)
+        self.clock, self.time_limit = clock, time_limit
+        self.send_all, self.on_done, self.on_left_out = send_all, on_done, on_left_out
+        self.hashes: list[bytes | None] = [None] * players
+        self.nonces: list[bytes | None] = [None] * players
+        self.left_out: dict[int, str] = {}
+        self.stage = HASHES
+        self._timer = None
+
+    # --- messages ------------------------------------------------------------------------------
+    def commit_message(self) -> dict:
+        """``shuffle_commit``: the commitment, who is asked, and the time limit (seconds)."""
+        return {"type": "shuffle_commit", "deal": self.deal, "scheme": fairness.SCHEME,
+                "commitment": fairness.to_hex(self.commitment), "seats": list(self.asked),
+                "time": self.time_limit}
+
+    def hashes_message(self) -> dict:
+        """``shuffle_hashes``: every seat's committed nonce hash (None: left out)."""
+        return {"type": "shuffle_hashes", "deal": self.deal,
+                "hashes": [None if h is None else fairness.to_hex(h) for h in self.hashes],
+                "left_out": sorted(self.left_out)}
+
+    def proof(self) -> dict:
+        """The deal's proof as the record keeps it (docs/records.md ``shuffle``)."""
+        return fairness.make_proof(self.seed, self.salt, self.nonces, self.hashes)
+
+    def reveal_message(self) -> dict:
+        """``shuffle_reveal``: sent to everyone once the deal is over — never before."""
+        return {"type": "shuffle_reveal", "deal": self.deal, "proof": self.proof()}
+
+    def deck(self, pack: Sequence[str]) -> list[str]:
+        """The deck the seed and the nonces give (valid once ``stage`` is ``"done"``)."""
+        return fairness.shuffle(pack, self.seed, self.nonces)
+
+    def catch_up(self) -> list[dict]:
+        """What a connection that arrives mid-round (or mid-deal) needs to follow the deal."""
+        return [self.commit_message()] + ([self.hashes_message()] if self.stage != HASHES else [])
+
+    # --- the exchange ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Send the commitment; with nobody to ask (or no time allowed), finish at once."""
+        self.send_all(self.commit_message())
+        if not self.asked or self.time_limit <= 0:
+            for seat in self.asked:
+                self._leave_out(seat, "no_hash")
+            self._finish()
+            return
+        self._timer = self.clock.callLater(self.time_limit, self._hashes_over)
+
+    def got_hash(self, seat: int, deal: Any, text: Any) -> None:
+        """A seat's ``nonce_hash``. Raises ProtocolError ``late`` (not asked, already answered,
+        another deal, or after the time limit) or ``bad_message`` (not 64 hex digits)."""
+        self._expect(seat, deal, HASHES, self.hashes, "nonce_hash")
+        try:
+            self.hashes[seat] = fairness.from_hex(text, fairness.HASH_BYTES, "nonce_hash: hash")
+        except fairness.FairnessError as exc:
+            raise ProtocolError("bad_message", str(exc)) from None
+        if all(self.hashes[s] is not None for s in self.asked):
+            self._hashes_over()
+
+    def got_nonce(self, seat: int, deal: Any, text: Any) -> None:
+        """A seat's ``nonce``. Raises ProtocolError ``late`` or ``bad_message`` as
+        :meth:`got_hash`, or ``bad_nonce`` (it does not match the seat's hash: the seat is left
+        out and everyone is told)."""
+        self._expect(seat, deal, NONCES, self.nonces, "nonce")
+        if self.hashes[seat] is None:
+            raise ProtocolError("late", f"nonce: seat {seat} sent no hash in time for deal {self.deal}; "
+                                        f"it is left out of this shuffle")
+        try:
+            nonce = fairness.from_hex(text, fairness.NONCE_BYTES, "nonce: nonce")
+        except fairness.FairnessError as exc:
+            raise ProtocolError("bad_message", str(exc)) from None
+        if fairness.nonce_hash(nonce) != self.hashes[seat]:
+            self._leave_out(seat, "bad_nonce")
+            self._maybe_nonces_over()
+            raise ProtocolError("bad_nonce", f"nonce: SHA-256 of your nonce is not the hash you sent for deal "
+                                             f"{self.deal}; your seat is left out of this shuffle")
+        self.nonces[seat] = nonce
+        self._maybe_nonces_over()
+
+    def cancel(self) -> None:
+        """Stop the timers (the table is closing)."""
+        if self._timer is not None and self._timer.active():
+            self._timer.cancel()
+        self._timer = None
+
+    def _expect(self, seat: int, deal: Any, stage: str, got: list, kind: str) -> None:
+        if deal != self.deal or isinstance(deal, bool):
+            raise ProtocolError("late", f"{kind}: deal {deal!r} is not being shuffled (deal {self.deal} is)")
+        if seat not in self.asked:
+            raise ProtocolError("late", f"{kind}: seat {seat} was not asked for deal {self.deal}")
+        if self.stage != stage or got[seat] is not None or seat in self.left_out:
+            raise ProtocolError("late", f"{kind}: not expected now for deal {self.deal} "
+                                        f"(too late, or already sent)")
+
+    def _leave_out(self, seat: int, reason: str) -> None:
+        if seat not in self.left_out:
+            self.left_out[seat] = reason
+            self.on_left_out(seat, reason)
+
+    def _hashes_over(self) -> None:
+        if self.stage != HASHES:
+            return
+        self.cancel()
+        for seat in self.asked:
+            if self.hashes[seat] is None:
+                self._leave_out(seat, "no_hash")
+        self.stage = NONCES
+        self.send_all(self.hashes_message())
+        if not self._maybe_nonces_over():
+            self._timer = self.clock.callLater(self.time_limit, self._nonces_over)
+
+    def _maybe_nonces_over(self) -> bool:
+        if self.stage == NONCES and all(self.nonces[s] is not None or s in self.left_out for s in self.asked):
+            self._nonces_over()
+            return True
+        return False
+
+    def _nonces_over(self) -> None:
+        if self.stage != NONCES:
+            return
+        for seat in self.asked:
+            if self.nonces[seat] is None:
+                self._leave_out(seat, "no_nonce")
+        self._finish()
+
+    def _finish(self) -> None:
+        self.cancel()
+        self.stage = DONE
+        self.on_done(self)

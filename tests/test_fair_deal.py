@@ -1,0 +1,180 @@
+"""Issue #11: the host's ShuffleRound and the clients' DealChecker, message by message (no sockets).
+
+A host double runs the exchange for four seats and a spectator, deals with the engine, feeds each
+client exactly the views its seat gets, and reveals; an honest deal checks ✓ at every client, a
+deal of another deck than the committed one is flagged by every client, naming the deal.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from twisted.internet.task import Clock
+
+from frapnet import engine, fairness
+from frapnet.net.dealcheck import MISMATCH, OK, DealChecker
+from frapnet.net.dealing import ShuffleRound
+from frapnet.net.protocol import ProtocolError
+
+
+def welcome(seat, n=4):
+    return {"type": "welcome", "seat": seat, "game": "frap", "options": {}, "house_rules": [],
+            "players": [{"seat": s} for s in range(n)], "rules": {"verbs": ["look", "play"]}}
+
+
+class Table:
+    """A host double: one deal, exchanged with ``clients`` (seat None: a spectator)."""
+
+    def __init__(self, n=4, silent=(), tamper=None, seed=3):
+        self.n, self.silent, self.tamper = n, set(silent), tamper
+        self.clock = Clock()
+        self.state = engine.new_match("frap", n, {})
+        self.clients = [DealChecker(nonce_source=lambda deal, s=s: bytes([s + 1]) * 32) for s in range(n + 1)]
+        for seat, c in enumerate(self.clients):
+            c.welcome(welcome(seat if seat < n else None, n))
+        self.rng = random.Random(seed)
+        self.sent: list[dict] = []
+        self.left_out = []
+        self.round = None
+        self.dealt = None
+
+    def send_all(self, msg):
+        self.sent.append(msg)
+        for seat, c in enumerate(self.clients):
+            if msg["type"] == "shuffle_commit":
+                reply = c.commit(msg)
+                if reply and seat not in self.silent:
+                    self.clock.callLater(0.01, self.round.got_hash, seat, reply["deal"], reply["hash"])
+            elif msg["type"] == "shuffle_hashes":
+                reply = c.hashes(msg)
+                if reply and seat not in self.silent:
+                    self.clock.callLater(0.01, self.round.got_nonce, seat, reply["deal"], reply["nonce"])
+
+    def deal(self, time_limit=2.0):
+        seed, salt = self.rng.randbytes(32), self.rng.randbytes(32)
+        self.round = ShuffleRound(self.state.deal_no + 1, self.n, range(self.n), seed, salt, clock=self.clock,
+                                  time_limit=time_limit, send_all=self.send_all, on_done=self._dealt,
+                                  on_left_out=lambda s, r: self.left_out.append((s, r)))
+        self.round.start()
+        while self.dealt is None:
+            self.clock.advance(0.01)
+        self.play_out()
+        verdicts = [c.reveal(self.round.reveal_message()) for c in self.clients]
+        return verdicts
+
+    def _dealt(self, rnd):
+        deck = rnd.deck(engine.pack(self.state))
+        if self.tamper:
+            deck = self.tamper(deck)
+        self.dealt = self.clock.seconds()
+        self.state, _ = engine.start_deal(self.state, deck, 0)
+        self.views()
+
+    def views(self):
+        for seat, c in enumerate(self.clients):
+            c.view(engine.view(self.state, seat if seat < self.n else None))
+
+    def play_out(self):
+        rng = random.Random(11)
+        while self.state.phase == engine.DEAL:
+            seat = self.state.to_act[0]
+            acts = engine.legal_actions(self.state, seat)
+            # look first and whist, so that cards are seen and played
+            act = next((a for a in acts if a[0] in ("look", "whist", "frap")), rng.choice(acts))
+            self.state, events = engine.apply(self.state, seat, act)
+            for e in events:
+                for c in self.clients:
+                    c.event(e)
+            self.views()
+
+
+def test_honest_deal_checks_at_every_client():
+    t = Table()
+    verdicts = t.deal()
+    assert [v.status for v in verdicts] == [OK] * 5
+    assert verdicts[0].text.startswith("✓ deal 1 checked:")
+    assert t.left_out == [] and t.dealt == pytest.approx(0.02, abs=0.011)  # two quick round trips
+    assert t.round.proof()["nonces"].count(None) == 0
+
+
+def swap_first_hands(deck):
+    """The host double's cheat: deal seat 1's first card to seat 2 and back (F8 order)."""
+    d = list(deck)
+    d[1], d[2] = d[2], d[1]
+    return d
+
+
+def test_a_deck_other_than_the_committed_one_is_caught_by_every_seat():
+    """One card swapped between two hands: the two seats by their hands, the others (and the
+    spectator) when a swapped card is played (seed 7: seat 3 plays 7D)."""
+    t = Table(tamper=swap_first_hands, seed=7)
+    verdicts = t.deal()
+    played = "seat 3 played 7D, which the committed shuffle deals to another seat"
+    assert [v.problem for v in verdicts] == [
+        played, played,
+        "your hand held 7H, which the committed shuffle does not deal you (it deals you 7D 7S QD 9D)",
+        "your hand held 7D, which the committed shuffle does not deal you (it deals you 7H 9H 7C JH)",
+        played]
+    assert all(v.status == MISMATCH and v.text.startswith("⚠⚠ DEAL 1 FAILED THE FAIRNESS CHECK") for v in verdicts)
+
+
+def test_a_stacked_deck_is_caught_by_every_client_spectator_included():
+    """A wholly different deck (the host shuffled alone): every seat and the spectator see it."""
+    t = Table(tamper=lambda deck: random.Random(5).sample(deck, len(deck)))
+    verdicts = t.deal()
+    assert [v.status for v in verdicts] == [MISMATCH] * 5
+    assert "your hand held" in verdicts[0].problem
+
+
+def test_a_silent_seat_is_left_out_after_the_time_limit():
+    t = Table(silent={2})
+    verdicts = t.deal(time_limit=1.5)
+    assert t.left_out == [(2, "no_hash")]
+    assert t.dealt == pytest.approx(1.5 + 0.01, abs=0.011)  # at most the limit, plus the nonce round trip
+    assert t.round.proof()["nonces"][2] is None
+    assert [m["left_out"] for m in t.sent if m["type"] == "shuffle_hashes"] == [[2]]
+    assert [v.status for v in verdicts] == [OK] * 5
+
+
+def test_reveal_with_another_seed_or_my_nonce_changed_is_flagged():
+    t = Table()
+    t.deal()
+    good = t.round.reveal_message()
+    c = DealChecker()
+    c.welcome(welcome(0))
+    reply = c.commit({"type": "shuffle_commit", "deal": 1, "commitment": good["proof"]["commitment"], "seats": [0]})
+    assert reply["type"] == "nonce_hash"
+    hashes = list(good["proof"]["nonce_hashes"])
+    hashes[0] = reply["hash"]
+    assert c.hashes({"type": "shuffle_hashes", "deal": 1, "hashes": hashes, "left_out": []})["type"] == "nonce"
+    c.view({"deal_no": 1, "dealer": 0, "turn_up": None})
+    forged = {"type": "shuffle_reveal", "deal": 1, "proof": {**good["proof"], "nonce_hashes": hashes}}
+    v = c.reveal(forged)
+    assert v.bad and v.problem == "your own nonce is missing or changed in the reveal"
+
+
+def test_round_refuses_late_wrong_and_mismatched_answers():
+    clock = Clock()
+    done = []
+    r = ShuffleRound(1, 3, [0, 1], bytes(32), bytes(32), clock=clock, time_limit=1.0, send_all=lambda m: None,
+                     on_done=done.append)
+    r.start()
+    with pytest.raises(ProtocolError) as e:
+        r.got_hash(2, 1, "00" * 32)
+    assert e.value.code == "late"
+    with pytest.raises(ProtocolError) as e:
+        r.got_hash(0, 2, "00" * 32)
+    assert e.value.code == "late"
+    with pytest.raises(ProtocolError) as e:
+        r.got_hash(0, 1, "xyz")
+    assert e.value.code == "bad_message"
+    nonce = bytes([7]) * 32
+    r.got_hash(0, 1, fairness.nonce_hash(nonce).hex())
+    r.got_hash(1, 1, fairness.nonce_hash(nonce).hex())
+    assert r.stage == "nonces"
+    with pytest.raises(ProtocolError) as e:
+        r.got_nonce(1, 1, "11" * 32)
+    assert e.value.code == "bad_nonce" and r.left_out == {1: "bad_nonce"}
+    r.got_nonce(0, 1, nonce.hex())
+    assert done == [r] and r.nonces == [nonce, None, None]
+    assert r.proof()["nonce_hashes"][1] is not None and r.proof()["nonces"][1] is None
