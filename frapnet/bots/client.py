@@ -9,6 +9,11 @@ action the host rejects (``illegal``: a rule ID) is re-decided among the remaini
 loops. A ``stale`` rejection needs nothing: the newer view is on its way. The bot stops when the
 host sends ``closing`` (the match is over) or the connection closes for good.
 
+Like every client it takes part in fair deals (docs/fairness.md): its TableClient sends a nonce
+for every deal and checks the host's reveal; a deal that fails the check is logged as a warning
+and counted in ``unfair``. With a ``seed`` its nonces are derived from it
+(:func:`frapnet.fairness.seeded_secret`), so a seeded match replays identically.
+
 :func:`start_bots` starts K bots in one process, for a host's ``--bots K``. `frapnet bot
 HOST:PORT` runs one (frapnet/commands/bot.py). No module-level reactor import (stack-notes.md).
 """
@@ -20,6 +25,7 @@ from typing import Any
 from twisted.internet import defer
 from twisted.logger import Logger
 
+from frapnet import fairness
 from frapnet.bots.strategy import LEVELS, NoAction, choose
 from frapnet.net.client import TableClient
 
@@ -38,7 +44,7 @@ class Bot:
     ``reactor``.
 
     Attributes: ``client`` (the TableClient), ``moves`` (actions sent), ``rejected`` (actions the
-    host refused), ``result`` (the ``closing`` message's result dict, or None), ``done`` (a
+    host refused), ``checked`` and ``unfair`` (deals whose shuffle checked, or failed), ``result`` (the ``closing`` message's result dict, or None), ``done`` (a
     Deferred firing with ``result`` once the bot has stopped for good).
     Raises ValueError for an unknown level or a negative delay.
     """
@@ -55,13 +61,18 @@ class Bot:
         self.delay = delay
         self.max_retries = max_retries
         self._sysrng = random.SystemRandom()
+        nonces = None if seed is None else \
+            (lambda deal: fairness.seeded_secret("nonce", seed, deal, self.client.seat or 0))
         self.client = TableClient(host, port, name, password=password, seat=seat, bot=True, table=table,
-                                      reconnect=reconnect, lang=lang, reactor=reactor)
+                                  reconnect=reconnect, lang=lang, reactor=reactor, nonce_source=nonces)
         self.reactor = self.client.reactor
         self.client.on_view = self._on_view
         self.client.on_error = self._on_error
         self.client.on_status = self._on_status
         self.client.on_closing = self._on_closing
+        self.client.on_fairness = self._on_fairness
+        self.checked = 0
+        self.unfair = 0
         self.moves = 0
         self.rejected = 0
         self.result: dict | None = None
@@ -160,6 +171,13 @@ class Bot:
             self._sent = None  # another seat moved first; the newer view brings a new decision
         else:
             log.info("seat {seat}: host says {code}: {msg}", seat=self.client.seat, code=code, msg=err.get("message"))
+
+    def _on_fairness(self, verdict) -> None:
+        if verdict.bad:
+            self.unfair += 1
+            log.warn("seat {seat}: {text}", seat=self.client.seat, text=verdict.text)
+        else:
+            self.checked += 1
 
     def _on_closing(self, msg: dict) -> None:
         self.result = msg.get("result")

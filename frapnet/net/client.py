@@ -13,6 +13,7 @@ is installed (the TUI: asyncio)::
     c.on_error   = lambda err: ...    # {"code", "message", "rule"}
     c.on_status  = lambda status: ... # "connecting" | "connected" | "reconnecting" | "closed"
     c.on_closing = lambda msg: ...    # the host's closing message {"reason", "result"} (match over…)
+    c.on_fairness = lambda verdict: ... # a deal checked after its reveal (frapnet.net.dealcheck.Verdict)
     d = c.connect()                   # Deferred: the welcome info, or JoinError
     c.act(["play", "10H"]); c.chat("hi"); c.leave()
 
@@ -21,6 +22,11 @@ backing off 0.1 s, 0.2 s, 0.4 s … up to 5 s between tries, for ``reconnect_for
 (default 600); the host answers with a full sync (welcome + view). It does not retry after a
 ``closing`` message, a fatal handshake error (wrong password, seat taken…), ``leave()`` or
 ``close()``.
+
+Fair deals (docs/fairness.md): the client answers the host's ``shuffle_commit`` and
+``shuffle_hashes`` with its own ``nonce_hash`` and ``nonce`` by itself, notes every card it is
+shown, and checks each deal on ``shuffle_reveal`` (:class:`frapnet.net.dealcheck.DealChecker`,
+attribute ``checker``); ``on_fairness`` gets the verdict — ✓, or a mismatch naming the deal.
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ from twisted.internet import defer, protocol as tprotocol
 from twisted.logger import Logger
 
 from frapnet.net import wire
+from frapnet.net.dealcheck import DealChecker
 from frapnet.net.protocol import PROTOCOL_VERSION
 
 log = Logger(namespace="frapnet.client")
@@ -85,15 +92,17 @@ class TableClient:
     Keyword arguments: ``password``, ``token`` (reclaim a seat), ``spectate`` (watch only),
     ``lang`` (labels and event texts in this language), ``reconnect`` (retry with the token
     after a drop), ``seat`` (ask for a particular seat), ``bot`` (shown as a computer player),
-    ``table`` (a table name, for hosts with several), ``reactor``, ``reconnect_for`` (seconds).
+    ``table`` (a table name, for hosts with several), ``reactor``, ``reconnect_for`` (seconds),
+    ``nonce_source`` (``deal -> 32 bytes``: this client's shuffle nonces; default random).
     Attributes: ``seat`` (int or None), ``token``, ``view`` (last view), ``welcome``,
-    ``status``, ``closing`` (the host's closing message, if any), ``errors`` (count).
+    ``status``, ``closing`` (the host's closing message, if any), ``errors`` (count),
+    ``checker`` (the DealChecker; ``checker.verdicts`` lists every deal checked).
     """
 
     def __init__(self, host: str, port: int, name: str, *, password: str | None = None, token: str | None = None,
                  spectate: bool = False, lang: str = "en", reconnect: bool = True, reactor=None,
                  seat: int | None = None, bot: bool = False, table: str | None = None,
-                 reconnect_for: float = 600.0) -> None:
+                 reconnect_for: float = 600.0, nonce_source=None) -> None:
         if reactor is None:
             from twisted.internet import reactor  # noqa: F811 - imported late on purpose (stack-notes.md)
         self.reactor = reactor
@@ -114,6 +123,8 @@ class TableClient:
         self.on_error: Callable[[dict], Any] | None = None
         self.on_status: Callable[[str], Any] | None = None
         self.on_closing: Callable[[dict], Any] | None = None
+        self.on_fairness: Callable[[Any], Any] | None = None
+        self.checker = DealChecker(nonce_source)
         self._proto: _ClientProtocol | None = None
         self._connect_d: defer.Deferred | None = None
         self._done = False          # no more reconnecting
@@ -215,6 +226,7 @@ class TableClient:
             self._delay = 0.1
             self._lost_at = None
             self._set_status("connected")
+            self.checker.welcome(msg)
             if self.on_welcome is not None:
                 self.on_welcome(msg)
             d, self._connect_d = self._connect_d, None
@@ -222,9 +234,13 @@ class TableClient:
                 d.callback(msg)
         elif kind == "view":
             self.view = msg.get("view")
+            if isinstance(self.view, dict):
+                self.checker.view(self.view)
             if self.on_view is not None:
                 self.on_view(self.view)
         elif kind == "event":
+            if isinstance(msg.get("event"), dict):
+                self.checker.event(msg["event"])
             if self.on_event is not None:
                 self.on_event(msg.get("event"))
         elif kind == "chat":
@@ -242,13 +258,29 @@ class TableClient:
                     proto.transport.loseConnection()
             if self.on_error is not None:
                 self.on_error(err)
+        elif kind in ("shuffle_commit", "shuffle_hashes"):
+            reply = (self.checker.commit if kind == "shuffle_commit" else self.checker.hashes)(msg)
+            if reply is not None:
+                proto.sendMessage(reply)
+        elif kind == "shuffle_reveal":
+            self._fair(self.checker.reveal(msg))
         elif kind == "closing":
             self.closing = msg
             self._done = True
+            for verdict in self.checker.closing():
+                self._fair(verdict)
             # (a subclass that overrides _message to report closing itself is not called twice)
             if self.on_closing is not None and type(self)._message is TableClient._message:
                 self.on_closing(msg)
         # pong and unknown kinds are ignored (a newer host may send more)
+
+    def _fair(self, verdict) -> None:
+        if verdict is None:
+            return
+        if self.on_fairness is not None:
+            self.on_fairness(verdict)
+        elif verdict.bad:
+            log.warn("{text}", text=verdict.text)
 
     def _lost(self, proto, reason) -> None:
         if proto is not self._proto:
