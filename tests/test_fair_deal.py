@@ -178,3 +178,24 @@ def test_round_refuses_late_wrong_and_mismatched_answers():
     r.got_nonce(0, 1, nonce.hex())
     assert done == [r] and r.nonces == [nonce, None, None]
     assert r.proof()["nonce_hashes"][1] is not None and r.proof()["nonces"][1] is None
+
+
+def test_terminal_screen_shows_the_check_and_keeps_a_failure_on_screen():
+    """The terminal client's part (frapnet.tui): ✓ per deal; a failure stays in the status bar."""
+    from frapnet.net.dealcheck import Verdict
+    from frapnet.tui import i18n, render
+    from frapnet.tui.model import Screen
+    s = Screen(i18n.translation("en").gettext, "en")
+    s.add_fairness(Verdict(1, OK, "✓ deal 1 checked"))
+    bar = "".join(t for _s, t in render.status_bar(s, 120))
+    assert "✓ deal 1 fair" in bar and s.log[-1] == ("status", "✓ deal 1 is fair: every card you saw is where "
+                                                              "the shuffle put it")
+    s.add_fairness(Verdict(2, MISMATCH, "…", "the turn-up was 7S; the committed shuffle turns up KD"))
+    s.add_fairness(Verdict(3, OK, "✓ deal 3 checked"))
+    bar = "".join(t for _s, t in render.status_bar(s, 120))
+    assert "⚠ DEAL 2 NOT FAIR" in bar and "✓" not in bar
+    assert ("error", "⚠⚠ DEAL 2 FAILED THE FAIRNESS CHECK: the turn-up was 7S; the committed shuffle turns up KD") \
+        in s.log
+    ru = Screen(i18n.translation("ru").gettext, "ru")
+    ru.add_fairness(Verdict(4, MISMATCH, "…", "x"))
+    assert "⚠ СДАЧА 4 НЕЧЕСТНАЯ" in "".join(t for _s, t in render.status_bar(ru, 120))

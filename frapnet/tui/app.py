@@ -338,6 +338,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         client.on_error = hook(screen.add_error)
         client.on_status = status
         client.on_closing = closing  # the host's closing message: match over, final balances
+        client.on_fairness = hook(screen.add_fairness)  # each deal checked after its reveal (fairness.md)
         box["c"] = client
         return client
 

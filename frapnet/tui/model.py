@@ -339,6 +339,8 @@ class Screen:
         self.closed: str | None = None            # the host's reason, once the table has closed
         self.local = False                        # the host runs in this process (frapnet play)
         self._turn_up_seen: set = set()           # deals that showed a turn-up card (F10)
+        self.fair_deal: int | None = None         # the last deal whose shuffle checked (docs/fairness.md)
+        self.unfair: list[int] = []               # deals that failed the fairness check
 
     # --- input from the connection -----------------------------------------------------------
 
@@ -469,6 +471,28 @@ class Screen:
             text += f" ({safe_text(rule, 12)})"
         self.add_log("error", text)
         self.message = text
+
+    def add_fairness(self, verdict) -> None:
+        """A deal checked after the host revealed its seed (a
+        :class:`frapnet.net.dealcheck.Verdict`; docs/fairness.md): ✓ in the log and the status
+        bar; a failed check is a loud warning naming the deal — in the log, the message line and
+        the status bar, where it stays for the rest of the match."""
+        _ = self._
+        deal, status = getattr(verdict, "deal", "?"), getattr(verdict, "status", "")
+        problem = safe_text(getattr(verdict, "problem", None) or "", 300)
+        if status == "mismatch":
+            text = _("⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK: {problem}").format(n=deal, problem=problem)
+            self.unfair.append(deal)
+            self.add_log("error", text)
+            self.message = text
+        elif status == "ok":
+            self.fair_deal = deal
+            self.add_log("status", _("✓ deal {n} is fair: every card you saw is where the shuffle put it").format(n=deal))
+        elif status == "partial":
+            self.fair_deal = deal
+            self.add_log("status", _("✓ deal {n}: commitment and nonces check; cards not checked here").format(n=deal))
+        else:
+            self.add_log("status", _("Deal {n} was not checked (you did not see it from its start).").format(n=deal))
 
     def add_log(self, kind: str, text: str) -> None:
         """Append a line (``kind``: event, chat, status, error, system) to the log pane."""

@@ -307,7 +307,13 @@ def status_bar(s: Screen, w: int) -> list:
         st = _("table closed")
     style = "class:status.bad" if s.status in ("reconnecting", "closed") or s.closed is not None else "class:status.ok"
     right = " " + st + " "
-    return [("class:status", pad(left, max(0, w - width(right)))), (style, right)]
+    fair = []  # the fairness check of the deals (docs/fairness.md): a failure stays on screen
+    if s.unfair:
+        fair = [("class:status.bad", " " + _("⚠ DEAL {n} NOT FAIR").format(n=s.unfair[-1]) + " ")]
+    elif s.fair_deal is not None:
+        fair = [("class:status.ok", " " + _("✓ deal {n} fair").format(n=s.fair_deal) + " ")]
+    used = width(right) + sum(width(t) for _s, t in fair)
+    return [("class:status", pad(left, max(0, w - used)))] + fair + [(style, right)]
 
 
 def help_screen(s: Screen) -> list:
