@@ -17,3 +17,91 @@ def registry():
 def pytest_configure(config):
     # tests/test_install.py (pip into a fresh venv, ~30 s): CI runs it; `-m "not slow"` skips it
     config.addinivalue_line("markers", "slow: slow tests (pip installs); deselect with -m 'not slow'")
+
+
+class MemoryWebSocket:
+    """A browser's WebSocket to the web endpoint (frapnet.net.web) over an in-memory transport:
+    the real HTTP server, upgrade and WebSocket stack (Twisted + wsproto) on the server side, a
+    wsproto client connection on ours. ``raw()`` is every byte the endpoint sent (the leak test
+    scans them); ``read()`` decodes the messages received since the last call."""
+
+    _n = 40000
+
+    def __init__(self, web_factory, origin="auto", host="127.0.0.1:8080", path="/ws"):
+        from twisted.internet.address import IPv4Address
+        from twisted.internet.testing import StringTransportWithDisconnection
+        from wsproto import ConnectionType, WSConnection
+        from wsproto.events import Request
+
+        MemoryWebSocket._n += 1
+        addr = IPv4Address("TCP", "127.0.0.1", MemoryWebSocket._n)
+        self.proto = web_factory.buildProtocol(addr)
+        self.tr = StringTransportWithDisconnection(peerAddress=addr)
+        self.tr.protocol = self.proto
+        self.proto.makeConnection(self.tr)
+        self.ws = WSConnection(ConnectionType.CLIENT)
+        headers = [] if origin is None else [("Origin", f"http://{host}" if origin == "auto" else origin)]
+        self.pos = 0
+        self.accepted = None
+        self.rejected_status = None
+        self.closed_code = None
+        self.messages: list = []
+        self.view = None
+        self.proto.dataReceived(self.ws.send(Request(host=host, target=path, extra_headers=headers)))
+        self._pump()
+
+    def raw(self) -> bytes:
+        return self.tr.value()
+
+    def _pump(self) -> None:
+        from frapnet.net import wire
+        from wsproto.events import (AcceptConnection, BytesMessage, CloseConnection, RejectConnection,
+                                    TextMessage)
+
+        data = self.tr.value()[self.pos:]
+        self.pos += len(data)
+        if not data:
+            return
+        self.ws.receive_data(data)
+        buf = b""
+        for ev in self.ws.events():
+            if isinstance(ev, AcceptConnection):
+                self.accepted = True
+            elif isinstance(ev, RejectConnection):
+                self.accepted = False
+                self.rejected_status = ev.status_code
+            elif isinstance(ev, BytesMessage):
+                buf += ev.data
+                if ev.message_finished:
+                    msg = wire.decode(buf)
+                    buf = b""
+                    if msg["type"] == "view":
+                        self.view = msg["view"]
+                    self.messages.append(msg)
+            elif isinstance(ev, TextMessage):
+                raise AssertionError(f"the endpoint sent a text message: {ev.data!r}")
+            elif isinstance(ev, CloseConnection):
+                self.closed_code = ev.code
+
+    def read(self) -> list:
+        self._pump()
+        out, self.messages = self.messages, []
+        return out
+
+    def send(self, msg: dict) -> None:
+        from frapnet.net import wire
+        self.send_bytes(wire.encode(msg))
+
+    def send_bytes(self, body: bytes) -> None:
+        from wsproto.events import Message
+        self.proto.dataReceived(self.ws.send(Message(data=body)))
+
+    @property
+    def disconnected(self) -> bool:
+        return self.tr.disconnecting or not self.tr.connected
+
+
+@pytest.fixture
+def memory_ws():
+    """The :class:`MemoryWebSocket` class (a browser's WebSocket over an in-memory transport)."""
+    return MemoryWebSocket

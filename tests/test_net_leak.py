@@ -1,5 +1,7 @@
 """Leak test (design.md principle 4, issue #3): over many random deals, every byte the host sends
-to a seat or to a spectator is scanned for any card that seat may not see at that moment.
+to a seat or to a spectator is scanned for any card that seat may not see at that moment — over
+TCP and over the browser's WebSocket (issue #12: seat 0 and a second spectator are WebSocket
+connections through frapnet.net.web; their raw WebSocket bytes, HTTP upgrade included, are scanned).
 
 "May see", for seat i during a deal (rules-frap.md):
 - its own hand, once it has looked (F9) — and every card it has held while looking this deal,
@@ -26,6 +28,7 @@ from frapnet.cards import format_card
 from frapnet.net import wire
 from frapnet.net.host import HostFactory, Table
 from frapnet.net.protocol import PROTOCOL_VERSION
+from frapnet.net.web import web_factory
 
 
 class Conn:
@@ -44,6 +47,9 @@ class Conn:
         self.proto.dataReceived(wire.frame({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, **hello}))
         self.seat = self.read()[0]["seat"]
 
+    def send(self, msg: dict) -> None:
+        self.proto.dataReceived(wire.frame(msg))
+
     def new_bytes(self) -> bytes:
         data = self.tr.value()
         out = data[self.scanned:]
@@ -61,6 +67,34 @@ class Conn:
             if msg["type"] == "view":
                 self.view = msg["view"]
             assert msg["type"] != "error", msg
+        return out
+
+
+class WSConn:
+    """A seat or spectator over the web endpoint's WebSocket (conftest.MemoryWebSocket)."""
+
+    def __init__(self, memory_ws, wf, name, **hello):
+        self.c = memory_ws(wf)
+        assert self.c.accepted
+        self.scanned = 0
+        self.view = None
+        self.c.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, **hello})
+        self.seat = self.read()[0]["seat"]
+
+    def send(self, msg: dict) -> None:
+        self.c.send(msg)
+
+    def new_bytes(self) -> bytes:
+        data = self.c.raw()
+        out = data[self.scanned:]
+        self.scanned = len(data)
+        return out
+
+    def read(self):
+        out = self.c.read()
+        for msg in out:
+            assert msg["type"] != "error", msg
+        self.view = self.c.view
         return out
 
 
@@ -114,13 +148,16 @@ def hits(data: bytes, cards) -> list[str]:
     (6, {}, 20, 4),
     (12, {}, 5, 5),
 ])
-def test_no_card_leaks_to_any_seat_or_spectator(players, options, deals, seed):
+def test_no_card_leaks_to_any_seat_or_spectator(players, options, deals, seed, memory_ws):
     clock = Clock()
     table = Table("T", "frap", players, options, clock=clock, rng=random.Random(seed), pause=0.0, deals=deals)
     factory = HostFactory({"T": table}, clock, rate=10 ** 6)
-    conns = [Conn(factory, f"P{i}") for i in range(players)]
+    wf = web_factory(factory, reactor=clock)
+    conns = [WSConn(memory_ws, wf, "P0")] + [Conn(factory, f"P{i}") for i in range(1, players)]
     spectator = Conn(factory, "Watcher", spectate=True)
-    everyone = conns + [spectator]
+    web_spectator = WSConn(memory_ws, wf, "WebWatcher", spectate=True)
+    everyone = conns + [spectator, web_spectator]
+    assert conns[0].seat == 0 and web_spectator.seat is None
     pack = engine.pack(table.state)
     know = Knowledge(players)
     rng = random.Random(seed * 7919)
@@ -155,28 +192,36 @@ def test_no_card_leaks_to_any_seat_or_spectator(players, options, deals, seed):
         action = rng.choice(c.view["actions"])["action"]
         cut_ins += action[0] in ("cut_in", "cut_in_trump")
         blind += action[0] == "blind_frap"
-        c.proto.dataReceived(wire.frame({"type": "act", "action": action, "version": c.view["version"]}))
+        c.send({"type": "act", "action": action, "version": c.view["version"]})
         steps += 1
         scan()
     assert table.state.deal_no == deals and steps > deals * 3
     assert scanned > 100_000
     assert own_seen > deals  # the scanner does see cards where they are allowed (it can fail)
+    assert web_spectator.scanned > 20_000 and conns[0].scanned > 20_000  # WebSocket bytes were scanned
     if players == 4 and options.get("cut_in"):
         assert cut_ins > 0 and blind > 0  # the risky paths were exercised
 
 
-def test_scanner_catches_a_leak():
-    """Control: another seat's stream, scanned against this seat's forbidden set, has hits."""
+@pytest.mark.parametrize("transport", ["tcp", "websocket"])
+def test_scanner_catches_a_leak(transport, memory_ws):
+    """Control: another seat's stream, scanned against this seat's forbidden set, has hits — in
+    TCP bytes and in WebSocket bytes alike."""
     clock = Clock()
     table = Table("T", "frap", 4, {}, clock=clock, rng=random.Random(9), pause=0.0)
     factory = HostFactory({"T": table}, clock)
-    conns = [Conn(factory, f"P{i}") for i in range(4)]
+    if transport == "tcp":
+        conns = [Conn(factory, f"P{i}") for i in range(4)]
+    else:
+        wf = web_factory(factory, reactor=clock)
+        conns = [WSConn(memory_ws, wf, f"P{i}") for i in range(4)]
     for c in conns:
         c.read()
     first = next(c for c in conns if c.seat in c.view["to_act"])
-    first.proto.dataReceived(wire.frame({"type": "act", "action": ["look"], "version": first.view["version"]}))
+    first.send({"type": "act", "action": ["look"], "version": first.view["version"]})
     know = Knowledge(4)
     know.update(table.state)
     other = next(c for c in conns if c is not first)
-    assert sorted(hits(first.tr.value(), know.forbidden(engine.pack(table.state), other.seat))) == \
+    data = first.tr.value() if transport == "tcp" else first.c.raw()
+    assert sorted(hits(data, know.forbidden(engine.pack(table.state), other.seat))) == \
         sorted(table.state.deal.hands[first.seat])

@@ -1,0 +1,227 @@
+"""The browser endpoint (issue #12; docs/web.md "Security"): the WebSocket speaks the TCP
+protocol of docs/protocol.md — same messages, limits and errors — through the host's own
+protocol class; the Origin check; only the page, its assets and /ws are served.
+
+These run the real HTTP server, upgrade and WebSocket stack (Twisted + wsproto) over in-memory
+transports with a fake clock (MemoryWebSocket in conftest.py); the real-socket and real-browser
+tests are in test_web_browser.py.
+"""
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+from twisted.internet.address import IPv4Address
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransportWithDisconnection
+
+from frapnet.net import wire
+from frapnet.net.host import HostFactory, Table
+from frapnet.net.web import ASSETS, load_assets, origin_allowed, web_factory
+
+HELLO = {"type": "hello", "protocol": "1.0", "name": "Olga"}
+
+
+def make(players=2, password=None, **factory_kw):
+    clock = Clock()
+    table = Table("T", "frap", players, {}, clock=clock, rng=random.Random(1), pause=0.0, password=password)
+    hf = HostFactory({"T": table}, clock, **factory_kw)
+    return clock, table, hf, web_factory(hf, reactor=clock, names={"localhost", "gamebox"})
+
+
+def codes(msgs):
+    return [m.get("code") for m in msgs if m["type"] == "error"]
+
+
+# --- Origin -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("origin, host, ok", [
+    ("http://192.168.1.20:8080", "192.168.1.20:8080", True),
+    ("http://localhost:8080", "localhost:8080", True),
+    ("https://[fe80::1]:8080", "[fe80::1]:8080", True),
+    ("http://GameBox:8080", "gamebox:8080", True),
+    (None, "192.168.1.20:8080", False),                        # no Origin
+    ("null", "192.168.1.20:8080", False),                      # a sandboxed page or a file
+    ("http://evil.example", "192.168.1.20:8080", False),       # another site
+    ("http://192.168.1.20:9999", "192.168.1.20:8080", False),  # another port is another origin
+    ("http://evil.example:8080", "evil.example:8080", False),  # DNS rebinding: not our name
+    ("ws://192.168.1.20:8080", "192.168.1.20:8080", False),
+])
+def test_origin_rule(origin, host, ok):
+    assert (origin_allowed(origin, host, {"localhost", "gamebox"}) is None) is ok
+
+
+def test_wrong_origin_gets_403_and_no_seat(memory_ws):
+    clock, table, hf, wf = make()
+    c = memory_ws(wf, origin="http://evil.example")
+    assert c.accepted is False and c.rejected_status == 403
+    assert b"101 Switching" not in c.raw() and b"another site" in c.raw()
+    assert table.names == ["", ""] and not hf.connections  # nothing reached the table
+    c2 = memory_ws(wf, origin=None)
+    assert c2.rejected_status == 403 and b"no Origin header" in c2.raw()
+
+
+# --- the same protocol ------------------------------------------------------------------------
+
+def test_websocket_seat_gets_welcome_event_view_and_plays(memory_ws):
+    clock, table, hf, wf = make()
+    a, b = memory_ws(wf), memory_ws(wf)
+    assert a.accepted and b.accepted
+    a.send(HELLO)
+    b.send({**HELLO, "name": "Ivan", "lang": "ru"})
+    ma, mb = a.read(), b.read()
+    assert [m["type"] for m in ma[:3]] == ["welcome", "event", "view"]
+    assert ma[0]["seat"] == 0 and mb[0]["seat"] == 1 and len(ma[0]["token"]) >= 24
+    assert table.names == ["Olga", "Ivan"] and table.state.deal_no == 1
+    mb = b.read()
+    actor = a if 0 in a.view["to_act"] else b
+    act = actor.view["actions"][0]
+    version = table.state.version
+    actor.send({"type": "act", "action": act["action"], "version": actor.view["version"]})
+    assert table.state.version > version  # accepted: the same Table.act as over TCP
+    assert any(m["type"] == "view" for m in actor.read())
+    # each message is one binary WebSocket message holding exactly one msgpack map
+    other = b if actor is a else a
+    other.send({"type": "ping", "id": 7})
+    assert other.read()[-1] == {"type": "pong", "id": 7}
+
+
+def test_bad_messages_get_the_documented_errors(memory_ws):
+    clock, table, hf, wf = make()
+    c = memory_ws(wf)
+    c.send({"type": "act", "action": ["look"], "version": 1})
+    assert codes(c.read()) == ["not_joined"] and not c.disconnected
+    c.send({"type": "warp"})
+    assert codes(c.read()) == ["unknown_kind"]
+    c.send_bytes(msgpack.packb({"type": "ping"}) + b"\x00")  # trailing byte
+    assert codes(c.read()) == ["malformed"] and c.disconnected
+
+
+def test_text_message_is_malformed_and_closes(memory_ws):
+    from wsproto.events import TextMessage
+    clock, table, hf, wf = make()
+    c = memory_ws(wf)
+    c.proto.dataReceived(c.ws.send(TextMessage(data='{"type": "hello"}')))
+    msgs = c.read()
+    assert codes(msgs) == ["malformed"] and "binary" in msgs[0]["message"]
+    assert c.disconnected and c.closed_code == 1000
+
+
+def test_wrong_password_before_any_seat_or_view(memory_ws):
+    clock, table, hf, wf = make(password="s3cret")
+    c = memory_ws(wf)
+    c.send({**HELLO, "password": "guess"})
+    msgs = c.read()
+    assert [m["type"] for m in msgs] == ["error"] and msgs[0]["code"] == "password"
+    assert c.disconnected and table.names == ["", ""]
+    ok = memory_ws(wf)
+    ok.send({**HELLO, "password": "s3cret"})
+    assert ok.read()[0]["type"] == "welcome"
+
+
+# --- limits -------------------------------------------------------------------------------------
+
+def test_oversized_message_is_too_large_and_closed(memory_ws):
+    clock, table, hf, wf = make()
+    c = memory_ws(wf)
+    c.send_bytes(msgpack.packb({"type": "chat", "text": "x" * (wire.MAX_FRAME + 10)}))
+    msgs = c.read()
+    assert codes(msgs) == ["too_large"] and str(wire.MAX_FRAME) in msgs[0]["message"]
+    assert c.disconnected
+    # a message of exactly MAX_FRAME bytes is still a message (unknown fields are ignored)
+    d = memory_ws(wf)
+    msg = {"type": "ping", "id": 1, "a": "a" * 60000, "b": "b" * 60000, "c": "c" * 60000, "d": "d" * 60000,
+           "e": ""}
+    msg["e"] = "e" * (wire.MAX_FRAME - len(msgpack.packb(msg)) - 2)  # its str 16 header adds 2
+    body = msgpack.packb(msg)
+    assert len(body) == wire.MAX_FRAME
+    d.send_bytes(body)
+    assert d.read() == [{"type": "pong", "id": 1}] and not d.disconnected
+
+
+def test_endless_frame_is_refused_without_buffering_it(memory_ws):
+    """A frame header announcing 1 TiB, then data: refused once MAX_FRAME + SLACK bytes arrived."""
+    from frapnet.net.web import SLACK
+    clock, table, hf, wf = make()
+    c = memory_ws(wf)
+    # a masked binary frame header with a 64-bit length of 2**40 (client frames are masked)
+    header = bytes([0x82, 0x80 | 127]) + (2 ** 40).to_bytes(8, "big") + b"\x00\x00\x00\x00"
+    c.proto.dataReceived(header)
+    sent = 0
+    chunk = b"\x00" * 65536
+    while not c.disconnected and sent < 4 * wire.MAX_FRAME:
+        c.proto.dataReceived(chunk)
+        sent += len(chunk)
+    assert c.disconnected and sent <= wire.MAX_FRAME + SLACK + len(chunk)
+    assert b"too_large" in c.raw()
+
+
+def test_flood_is_dropped_then_closed(memory_ws):
+    clock, table, hf, wf = make()
+    c = memory_ws(wf)
+    c.send(HELLO)
+    c.read()
+    for i in range(60):
+        c.send({"type": "ping", "id": i})
+    msgs = c.read()
+    assert codes(msgs) == ["flood"] and sum(m["type"] == "pong" for m in msgs) == 49  # hello counted
+    assert not c.disconnected
+    for i in range(200):
+        c.send({"type": "ping", "id": i})
+    assert codes(c.read())[-1] == "flood" and c.disconnected
+
+
+def test_connection_caps_apply_to_websockets(memory_ws):
+    clock, table, hf, wf = make(max_connections=3)
+    conns = [memory_ws(wf) for _ in range(4)]
+    assert all(c.accepted for c in conns)
+    assert codes(conns[3].read()) == ["busy"] and conns[3].disconnected
+    assert len(hf.connections) == 3
+
+
+def test_handshake_timeout_over_websocket(memory_ws):
+    clock, table, hf, wf = make()
+    c = memory_ws(wf)
+    clock.advance(10.5)
+    assert codes(c.read()) == ["timeout"] and c.disconnected
+
+
+# --- only the page --------------------------------------------------------------------------------
+
+def _http(wf, request: bytes) -> bytes:
+    addr = IPv4Address("TCP", "127.0.0.1", 30001)
+    p = wf.buildProtocol(addr)
+    tr = StringTransportWithDisconnection(peerAddress=addr)
+    tr.protocol = p
+    p.makeConnection(tr)
+    p.dataReceived(request)
+    return tr.value()
+
+
+def test_serves_only_the_page_and_its_assets():
+    clock, table, hf, wf = make()
+    assets = load_assets()
+    for path in ASSETS:
+        resp = _http(wf, b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n")
+        assert resp.startswith(b"HTTP/1.1 200") and resp.endswith(assets[path][1])
+        assert b"Content-Security-Policy: default-src 'none'" in resp and b"X-Content-Type-Options: nosniff" in resp
+    for path in (b"/../pyproject.toml", b"/web_assets/app.js", b"/etc/passwd", b"/app.js/x", b"/ws/x"):
+        assert _http(wf, b"GET " + path + b" HTTP/1.1\r\nHost: h\r\n\r\n").startswith(b"HTTP/1.1 404")
+    assert _http(wf, b"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi").startswith(b"HTTP/1.1 405")
+    # a plain GET of /ws (no upgrade) with a good Origin is refused by the WebSocket library
+    resp = _http(wf, b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://127.0.0.1:8080\r\n\r\n")
+    assert resp.startswith(b"HTTP/1.1 400")
+
+
+def test_an_endless_http_request_is_aborted():
+    clock, table, hf, wf = make()
+    addr = IPv4Address("TCP", "127.0.0.1", 30002)
+    p = wf.buildProtocol(addr)
+    tr = StringTransportWithDisconnection(peerAddress=addr)
+    tr.protocol = p
+    p.makeConnection(tr)
+    p.dataReceived(b"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100000000\r\n\r\n")
+    for _ in range(8):
+        p.dataReceived(b"z" * 16384)
+    assert tr.disconnecting or not tr.connected
