@@ -38,6 +38,9 @@ def add_arguments(p):
     p.add_argument("--no-announce", dest="announce", action="store_false", help="do not announce the table")
     p.add_argument("--interface", action="append", default=None, metavar="ADDR",
                    help="announce only on this interface address (repeatable; default all)")
+    p.add_argument("--web", type=int, default=None, metavar="PORT",
+                   help="also serve the table as a web page on this HTTP port, for browsers and phones "
+                        "(0: any free port); prints its URL and a QR code (docs/web.md)")
     p.add_argument("--play", action="store_true",
                    help="also play at the table yourself, in this terminal (the first free seat)")
     p.add_argument("--player", default=None, metavar="NAME", help="with --play: your name (default: login name)")
@@ -91,6 +94,11 @@ def check_arguments(args) -> str | None:
 
     if not 0 <= args.port <= 65535:
         return f"--port must be 0…65535 (0: any free port), not {args.port}"
+    web = getattr(args, "web", None)
+    if web is not None and not 0 <= web <= 65535:
+        return f"--web must be an HTTP port 0…65535 (0: any free port), not {web}"
+    if web is not None and web != 0 and web == args.port:
+        return f"--web {web}: the web page needs another port than the table's --port"
     if args.deals is not None and args.deals < 1:
         return f"--deals must be at least 1, not {args.deals}"
     for flag, value in (("--grace", args.grace), ("--pause", args.pause), ("--bot-delay", args.bot_delay)):
@@ -201,6 +209,15 @@ def run(args) -> int:
             status["code"] = 1
             return
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
+        if args.web is not None:
+            try:
+                start_web(reactor, handle, args.web, args.bind, args.interface)
+            except CannotListenError as exc:
+                print(f"frapnet host: cannot listen on {args.bind}:{args.web} for --web: {exc.socketError}",
+                      file=sys.stderr)
+                await handle.stop()
+                status["code"] = 1
+                return
         tune_gc()  # a long-running host: no long garbage-collector pauses (docs/performance.md)
         stop = defer.Deferred()
         reactor.addSystemEventTrigger("before", "shutdown", lambda: handle.stop())
@@ -215,6 +232,26 @@ def run(args) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) or status["code"]
     return status["code"]
+
+
+def start_web(reactor, handle, port: int, bind: str, interfaces=None, qr: bool = True):
+    """Serve the table's web page and WebSocket (frapnet.net.web) on ``port`` beside the host
+    ``handle``; print ``frapnet: web page at URL`` (and the URL as a QR code) on stdout; stop it
+    with the host. Returns the listening port. Raises CannotListenError."""
+    from frapnet.net.web import lan_address, listen_web, qr_text, web_url
+
+    listener = listen_web(reactor, handle.factory, port, interface=bind)
+    url = web_url(lan_address(bind, interfaces), listener.getHost().port)
+    handle.web_port = listener.getHost().port
+    handle.web_url = url
+    print(f"frapnet: web page at {url}", flush=True)
+    if qr:
+        code = qr_text(url)
+        if code:
+            print(code, end="", flush=True)
+    reactor.addSystemEventTrigger("before", "shutdown", listener.stopListening)
+    handle.finished.addBoth(lambda r: (listener.stopListening(), r)[1])
+    return listener
 
 
 def defer_main(reactor, main):

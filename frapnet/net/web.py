@@ -397,6 +397,9 @@ class _GuardFactory(policies.WrappingFactory):
     protocol = _Guard
     noisy = False
 
+    def logPrefix(self) -> str:
+        return "frapnet-web"  # "frapnet-web starting on 8080": filtered like the TCP port's line
+
     def __init__(self, site, max_http: int, max_http_per_address: int) -> None:
         super().__init__(site)
         self.max_http = max_http

@@ -1,0 +1,528 @@
+// frapnet's web page: a thin client of the table protocol (docs/protocol.md, docs/web.md).
+// One msgpack message per binary WebSocket message. Everything about the game — its actions and
+// their labels, phases, log lines — comes from the host's views and events; this file knows only
+// the protocol and its own words (the page's chrome, in English and Russian). Text from the
+// network is only ever put in the page as text (textContent), never as HTML.
+"use strict";
+
+(function () {
+  const PROTOCOL = "1.0";
+  const MP = window.MessagePack;
+  const FATAL = new Set(["version", "password", "bad_name", "no_table", "table_full", "seat_taken", "bad_token",
+    "timeout", "busy", "malformed", "too_large", "bad_message"]);
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const LOG_MAX = 400;
+  const KEY = "frapnet@" + location.host; // one table per web port
+
+  // --- the page's own words ---------------------------------------------------------------------
+  const WORDS = {
+    ru: {
+      "Join the table": "За стол", "Your name": "Ваше имя", "Password": "Пароль", "Sit down": "Сесть за стол",
+      "Watch": "Смотреть", "Score sheet": "Запись счёта", "Log and chat": "Ход игры и чат", "Send": "Отправить",
+      "Say something…": "Сообщение…", "Leave the table": "Выйти из-за стола", "player": "игрок", "bid": "заявка",
+      "tricks": "взятки", "balance": "счёт", "points": "очки", "connected": "на связи",
+      "reconnecting": "нет связи…", "computer": "компьютер", "empty seat": "свободно", "you": "вы",
+      "dealer": "сдаёт", "deal": "сдача", "pot": "банк", "treasure": "казна", "trump": "козырь", "turn-up": "открытая",
+      "taken": "взята", "dead": "мёртвые", "talon": "прикуп", "trick": "взятка", "last trick": "последняя взятка",
+      "Your turn": "Ваш ход", "Waiting for {who}": "Ждём: {who}", "Watching.": "Вы смотрите.",
+      "Watching. To act: {who}": "Вы смотрите. Ходит: {who}",
+      "Waiting for players: {k} of {n} seats taken": "Ждём игроков: занято {k} из {n} мест",
+      "The next deal starts in a moment.": "Скоро следующая сдача.", "The match is over.": "Партия окончена.",
+      "connecting…": "подключение…", "connection lost — reconnecting…": "связь потеряна — переподключение…",
+      "disconnected": "отключено", "table closed": "стол закрыт", "Choose cards": "Выберите карты",
+      "The table has a password.": "У стола есть пароль.", "after deal": "после сдачи", "now": "сейчас",
+      "The table is closed": "Стол закрыт", "Result": "Итог", "You left the table.": "Вы вышли из-за стола.",
+      "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
+      "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
+      "Enter a name.": "Введите имя.",
+    },
+  };
+  let lang = pickLang();
+  function pickLang() {
+    const saved = localStorage.getItem("frapnet.lang");
+    if (saved === "en" || saved === "ru") return saved;
+    const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+    return String(langs[0] || "en").toLowerCase().startsWith("ru") ? "ru" : "en";
+  }
+  function t(s, args) {
+    let out = (WORDS[lang] && WORDS[lang][s]) || s;
+    for (const k in args || {}) out = out.split("{" + k + "}").join(String(args[k]));
+    return out;
+  }
+
+  // --- msgpack: integers of any size (protocol.md "Encoding": extension type 1) ------------------
+  const codec = new MP.ExtensionCodec();
+  const I64_MIN = -(2n ** 63n), U64_MAX = 2n ** 64n - 1n;
+  codec.register({
+    type: 1,
+    encode: (x) => (typeof x === "bigint" && (x < I64_MIN || x > U64_MAX)) ? new TextEncoder().encode(x.toString()) : null,
+    decode: (data) => {
+      const s = new TextDecoder().decode(data);
+      if (!/^-?[0-9]{1,1000}$/.test(s)) throw new Error("bad big integer");
+      return BigInt(s);
+    },
+  });
+  const decodeOpts = { extensionCodec: codec, useBigInt64: true, maxStrLength: 65536, maxBinLength: 65536,
+    maxArrayLength: 4096, maxMapLength: 1024, maxExtLength: 1024 };
+  const encodeOpts = { extensionCodec: codec, useBigInt64: true };
+  const isInt = (x) => typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x));
+  function amount(x, signed) {
+    if (!isInt(x)) return "";
+    const s = BigInt(x).toString();
+    if (!signed) return s.replace("-", "−");
+    return s.startsWith("-") ? "−" + s.slice(1) : (s === "0" ? "0" : "+" + s);
+  }
+
+  // --- state -------------------------------------------------------------------------------------
+  const S = {
+    ws: null, gen: 0, status: "connecting", welcome: null, view: null, log: [], sheet: [], selected: [],
+    actionsSig: "", want: null, closed: null, retry: 0, retryTimer: null, since: 0, joinedOnce: false,
+    message: "",
+  };
+  window.frapnet = S; // for people and tests poking at the page: what it was told, nothing more
+  function store() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function save(patch) {
+    const cur = store();
+    Object.assign(cur, patch);
+    localStorage.setItem(KEY, JSON.stringify(cur, (k, v) => typeof v === "bigint" ? { $big: v.toString() } : v));
+  }
+  function loadSheet() {
+    const rows = store().sheet;
+    if (!Array.isArray(rows)) return [];
+    const big = (v) => (v && typeof v === "object" && typeof v.$big === "string") ? BigInt(v.$big) : v;
+    return rows.map((r) => ({ deal: r.deal, balances: (r.balances || []).map(big), pot: big(r.pot), ledger: r.ledger }));
+  }
+
+  // --- the connection -------------------------------------------------------------------------------
+  function connect(want) {
+    S.want = want;
+    if (want.password) sessionStorage.setItem(KEY + ".password", want.password);
+    const gen = ++S.gen;
+    const old = S.ws;
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    ws.binaryType = "arraybuffer";
+    S.ws = ws;
+    setStatus(S.joinedOnce ? "reconnecting" : "connecting");
+    ws.onopen = () => {
+      if (gen !== S.gen) return;
+      const hello = { type: "hello", protocol: PROTOCOL, name: want.name, lang: lang };
+      const pw = want.password || sessionStorage.getItem(KEY + ".password");
+      if (pw) hello.password = pw;
+      if (want.spectate) hello.spectate = true;
+      else if (store().token) hello.token = store().token;
+      send(hello);
+      // a language switch opens the new connection first; the host then closes the old one
+      if (old && old !== ws) setTimeout(() => { try { old.close(1000); } catch (e) { /* gone */ } }, 3000);
+    };
+    ws.onmessage = (ev) => {
+      if (gen !== S.gen) return;
+      let msg;
+      try { msg = MP.decode(new Uint8Array(ev.data), decodeOpts); } catch (e) { addLog("error", "bad message from the host: " + e.message); return; }
+      if (msg && typeof msg === "object" && typeof msg.type === "string") handle(msg);
+    };
+    ws.onclose = () => {
+      if (gen !== S.gen) return;
+      S.ws = null;
+      if (S.closed) { setStatus("closed"); return; }
+      setStatus(S.joinedOnce ? "reconnecting" : "connecting");
+      scheduleRetry();
+    };
+  }
+  function scheduleRetry() {
+    if (!S.want || S.closed) return;
+    if (!S.since) S.since = Date.now();
+    if (Date.now() - S.since > 600000) { setStatus("closed"); return; } // ten minutes, as the terminal client
+    const delay = Math.min(5000, 250 * Math.pow(2, S.retry++));
+    clearTimeout(S.retryTimer);
+    S.retryTimer = setTimeout(() => connect(S.want), delay);
+  }
+  function send(msg) {
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(MP.encode(msg, encodeOpts));
+  }
+  function act(action) {
+    if (!S.view) return;
+    S.selected = [];
+    S.message = "";
+    send({ type: "act", action: action, version: S.view.version });
+    render();
+  }
+
+  // --- messages ---------------------------------------------------------------------------------------
+  function handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.welcome = msg;
+        S.retry = 0;
+        S.since = 0;
+        S.closed = null;
+        if (typeof msg.token === "string") {
+          if (store().token !== msg.token) { S.sheet = []; save({ sheet: [] }); } // a new seat: a new sheet
+          save({ token: msg.token, name: S.want.name });
+        } else if (!S.joinedOnce || S.want.spectate) { S.sheet = []; }
+        S.joinedOnce = true;
+        setStatus("connected");
+        show("game");
+        break;
+      case "view":
+        if (msg.view && typeof msg.view === "object") setView(msg.view);
+        break;
+      case "event": {
+        const e = msg.event || {};
+        if (typeof e.text === "string" && e.text) addLog("event", e.text);
+        if (e.type === "deal_end" && e.report && typeof e.report === "object") addSheetRow(e.report, S.view && S.view.deal_no);
+        break;
+      }
+      case "chat":
+        addLog("chat", String(msg.name || "?") + ": " + String(msg.text || ""));
+        break;
+      case "error":
+        onError(msg);
+        break;
+      case "closing":
+        S.closed = msg;
+        if (msg.result && typeof msg.result === "object") save({ token: null });
+        if (String(msg.reason || "").startsWith("replaced")) { S.closed = null; return; } // our own newer connection
+        setStatus("closed");
+        addLog("status", String(msg.reason || ""));
+        render();
+        break;
+    }
+  }
+  function onError(msg) {
+    const text = String(msg.message || msg.code || "error") + (msg.rule ? " (" + msg.rule + ")" : "");
+    if (!S.welcome && FATAL.has(msg.code)) {
+      // refused at the door: back to the form, never a retry loop
+      S.want = null;
+      clearTimeout(S.retryTimer);
+      if (msg.code === "bad_token" || msg.code === "seat_taken") save({ token: null });
+      if (msg.code === "password") {
+        sessionStorage.removeItem(KEY + ".password");
+        el("join-password-row").hidden = false;
+      }
+      el("join-error").textContent = text;
+      setStatus("closed");
+      show("join");
+      return;
+    }
+    if (msg.code === "stale") return; // a newer view is on its way
+    S.message = text;
+    addLog("error", text);
+    render();
+  }
+  function setView(v) {
+    S.view = v;
+    const sig = JSON.stringify((v.actions || []).map((a) => a && a.action), (k, x) => typeof x === "bigint" ? x.toString() : x);
+    if (sig !== S.actionsSig) { S.actionsSig = sig; S.selected = []; }
+    if (v.last_report && isInt(v.deal_no) && !S.sheet.some((r) => r.deal === Number(v.deal_no))
+        && !(v.to_act && v.to_act.length)) addSheetRow(v.last_report, v.deal_no);
+    render();
+  }
+  function reportBalances(r) {
+    for (const k of ["balances", "points_after", "points"]) if (Array.isArray(r[k]) && r[k].every(isInt)) return r[k];
+    return null;
+  }
+  function addSheetRow(report, dealNo) {
+    const deal = isInt(dealNo) ? Number(dealNo) : S.sheet.length + 1;
+    let bal = reportBalances(report);
+    if (!bal && S.view && Array.isArray(S.view.balances)) bal = S.view.balances;
+    if (!bal || S.sheet.some((r) => r.deal === deal)) return;
+    S.sheet.push({ deal: deal, balances: bal, pot: isInt(report.pot_after) ? report.pot_after : null,
+      ledger: (S.view && S.view.ledger) || "chips" });
+    S.sheet.sort((a, b) => a.deal - b.deal);
+    save({ sheet: S.sheet.slice(-200) });
+  }
+  function addLog(kind, text) {
+    S.log.push({ kind: kind, text: text });
+    if (S.log.length > LOG_MAX) S.log.splice(0, S.log.length - LOG_MAX);
+    renderLog();
+  }
+
+  // --- drawing ------------------------------------------------------------------------------------------
+  function el(id) { return document.getElementById(id); }
+  function h(tag, attrs, ...kids) {
+    const n = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === "class") n.className = attrs[k];
+      else if (k.startsWith("on")) n.addEventListener(k.slice(2), attrs[k]);
+      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) n.setAttribute(k, attrs[k]);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) n.append(kid instanceof Node ? kid : String(kid));
+    return n;
+  }
+  function show(which) {
+    el("join").hidden = which !== "join";
+    el("game").hidden = which !== "game";
+    if (which === "join") {
+      el("join-name").value = el("join-name").value || store().name || "";
+      el("join-name").focus();
+    }
+  }
+  function setStatus(s) {
+    S.status = s;
+    const words = { connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
+      closed: S.closed ? "table closed" : "disconnected" };
+    el("status").dataset.status = s;
+    el("status").textContent = t(words[s] || s);
+  }
+  function isCard(x) {
+    return typeof x === "string" && (x === "RJ" || x === "BJ" || (/^(10|[2-9JQKA])[SHDC]$/).test(x));
+  }
+  function cardFace(c) {
+    if (c === "RJ" || c === "BJ") return "Jk";
+    return isCard(c) ? c.slice(0, -1) + SUITS[c.slice(-1)] : String(c);
+  }
+  function cardRed(c) { return c === "RJ" || (isCard(c) && "HD".includes(c.slice(-1))); }
+  function cardEl(c, small) {
+    return h("span", { class: "card" + (small ? " small" : "") + (cardRed(c) ? " red" : ""), "data-card": c }, cardFace(c));
+  }
+  function name(i) {
+    const v = S.view || {};
+    const n = Array.isArray(v.names) ? v.names[i] : "";
+    return (typeof n === "string" && n) ? n : "#" + (i + 1);
+  }
+  function applyWords() {
+    document.documentElement.lang = lang;
+    for (const n of document.querySelectorAll("[data-t]")) n.textContent = t(n.dataset.t);
+    for (const n of document.querySelectorAll("[data-tp]")) n.placeholder = t(n.dataset.tp);
+    el("lang-switch").textContent = lang === "ru" ? "EN" : "RU";
+    el("lang-switch").title = lang === "ru" ? "English" : "Русский";
+    setStatus(S.status);
+  }
+
+  function render() {
+    const v = S.view;
+    const w = S.welcome || {};
+    el("table-name").textContent = (v && v.table) || w.table || "";
+    document.title = "frapnet · " + ((v && v.title) || w.title || "") + " · " + ((v && v.table) || w.table || "");
+    renderFacts(v || {});
+    if (S.closed) renderClosed();
+    if (!v) return;
+    renderSeats(v);
+    renderMe(v);
+    renderSheet(v);
+  }
+  function fact(label, value) { return h("span", { class: "fact" }, label + " ", value); }
+  function renderFacts(v) {
+    const f = el("facts");
+    f.replaceChildren();
+    if (isInt(v.deal_no) && Number(v.deal_no) > 0) f.append(fact(t("deal"), h("b", null, amount(v.deal_no))));
+    if (isInt(v.pot) && (v.ledger !== "points" || BigInt(v.pot) !== 0n)) f.append(fact(t("treasure" in v ? "treasure" : "pot"), h("b", null, amount(v.pot))));
+    if (typeof v.trump === "string" && SUITS[v.trump]) f.append(fact(t("trump"), h("b", { class: "HD".includes(v.trump) ? "red-suit" : "" }, SUITS[v.trump])));
+    if (isCard(v.turn_up)) f.append(fact(t("turn-up"), cardEl(v.turn_up, true)));
+    if (Array.isArray(v.dead_turn_ups) && v.dead_turn_ups.length) f.append(fact(t("dead"), h("span", null, ...v.dead_turn_ups.filter(isCard).map((c) => cardEl(c, true)))));
+    if (isInt(v.talon) && (Number(v.talon) > 0 || v.trump)) f.append(fact(t("talon"), h("b", null, amount(v.talon))));
+    if (typeof v.phase_label === "string" && v.phase_label) f.append(h("span", { class: "phase", id: "phase" }, v.phase_label));
+  }
+  function seatWord(info) {
+    // the host's words when it sends them (…_label); else the value as sent
+    if (!info || typeof info !== "object") return "";
+    if (typeof info.declaration_label === "string") return info.declaration_label;
+    if (typeof info.bid_label === "string") return info.bid_label;
+    const d = info.declaration !== undefined && info.declaration !== null ? info.declaration : info.bid;
+    return (d === null || d === undefined || typeof d === "boolean") ? "" : String(d).replace(/_/g, " ");
+  }
+  function renderSeats(v) {
+    const n = isInt(v.players) ? Number(v.players) : (Array.isArray(v.names) ? v.names.length : 0);
+    const toAct = new Set((v.to_act || []).map(Number));
+    const seats = Array.isArray(v.seats) ? v.seats : [];
+    const trickNow = Array.isArray(v.trick) ? v.trick : [];
+    const showLast = !trickNow.length && Array.isArray(v.last_trick) && v.last_trick.length;
+    const trick = showLast ? v.last_trick : trickNow;
+    const byseat = {};
+    for (const p of trick) if (Array.isArray(p) && p.length === 2 && isCard(p[1])) byseat[Number(p[0])] = p[1];
+    const conns = Array.isArray(v.connection) ? v.connection : [];
+    const bal = Array.isArray(v.balances) ? v.balances : [];
+    const head = el("seats").tHead;
+    head.replaceChildren(h("tr", null, h("th", null, ""), h("th", null, t("player")), h("th", null, t("bid")),
+      h("th", null, t("tricks")), h("th", { class: "amount" }, t(v.ledger === "points" ? "points" : "balance")),
+      h("th", null, t(showLast ? "last trick" : "trick"))));
+    const body = el("seats").tBodies[0];
+    body.replaceChildren();
+    const connWord = { connected: "connected", reconnecting: "reconnecting", bot: "computer", empty: "empty seat" };
+    for (let i = 0; i < n; i++) {
+      const info = seats.find((s) => s && Number(s.seat) === i) || seats[i] || {};
+      const me = isInt(v.seat) && Number(v.seat) === i;
+      const conn = typeof conns[i] === "string" ? conns[i] : "";
+      const nameCell = h("td", { class: "name" }, name(i) + (me ? " (" + t("you") + ")" : ""));
+      if (isInt(v.dealer) && Number(v.dealer) === i) nameCell.append(h("span", { class: "dealer", title: t("dealer") }, "D"));
+      if (conn && conn !== "connected") nameCell.append(h("div", { class: "dim conn-" + conn }, t(connWord[conn] || conn)));
+      const card = byseat[i];
+      const cardCell = h("td", { class: "trick-card" }, card ? cardEl(card, true) : "");
+      if (card && showLast && isInt(v.last_winner) && Number(v.last_winner) === i) cardCell.append(h("span", { class: "winner" }, "★"));
+      body.append(h("tr", { class: (toAct.has(i) ? "turn " : "") + (me ? "me" : ""), "data-seat": i },
+        h("td", { class: "mark" }), nameCell, h("td", { class: "bid" }, seatWord(info)),
+        h("td", { class: "tricks" }, isInt(info.tricks) ? amount(info.tricks) : ""),
+        h("td", { class: "amount" }, bal[i] !== undefined ? amount(bal[i], true) : ""), cardCell));
+    }
+    const tr = el("trick");
+    tr.replaceChildren(...trick.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) =>
+      h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true), " ")));
+    el("trick-title").textContent = trick.length ? t(showLast ? "last trick" : "trick") + ":" : "";
+  }
+
+  // the legal actions, grouped: simple buttons; a card argument (tap the card, then its action);
+  // a list of cards (toggle cards; the action whose set matches is offered) — as the terminal client
+  function groups(v) {
+    const simple = [], card = [], cards = [];
+    for (const item of v.actions || []) {
+      if (!item || !Array.isArray(item.action) || typeof item.action[0] !== "string") continue;
+      const a = item.action, label = typeof item.label === "string" && item.label ? item.label : a.join(" ");
+      if (a.length === 2 && isCard(a[1])) card.push({ action: a, label: label, card: a[1] });
+      else if (a.length === 2 && Array.isArray(a[1]) && a[1].every(isCard) && Array.isArray(v.hand)) cards.push({ action: a, label: label, set: a[1].slice().sort() });
+      else simple.push({ action: a, label: label });
+    }
+    return { simple, card, cards };
+  }
+  function sameSet(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+  function renderMe(v) {
+    const me = isInt(v.seat);
+    el("me").hidden = false;
+    el("leave-row").hidden = !me;
+    const turn = el("turn");
+    const toAct = (v.to_act || []).map(Number);
+    const who = toAct.map(name).join(", ");
+    turn.className = "";
+    if (!me) turn.textContent = who ? t("Watching. To act: {who}", { who }) : t("Watching.");
+    else if (toAct.includes(Number(v.seat))) { turn.textContent = t("Your turn"); turn.className = "mine"; }
+    else if (toAct.length) turn.textContent = t("Waiting for {who}", { who });
+    else if (v.match_over || S.closed) turn.textContent = t("The match is over.");
+    else if (!isInt(v.deal_no) || Number(v.deal_no) === 0) {
+      const taken = (v.connection || []).filter((c) => c && c !== "empty").length;
+      turn.textContent = t("Waiting for players: {k} of {n} seats taken", { k: taken, n: amount(v.players) });
+    } else turn.textContent = t("The next deal starts in a moment.");
+    const hand = el("hand"), acts = el("actions");
+    hand.replaceChildren();
+    acts.replaceChildren();
+    el("message").textContent = S.message;
+    if (!me) { hand.hidden = true; acts.hidden = true; return; }
+    hand.hidden = false;
+    acts.hidden = false;
+    const g = groups(v);
+    const toggling = g.cards.length > 0;
+    const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
+    const cards = Array.isArray(v.hand) ? v.hand.filter((c) => typeof c === "string") : null;
+    if (cards === null) {
+      const k = isInt(v.hand_count) ? Math.min(64, Number(v.hand_count)) : 0;
+      for (let i = 0; i < k; i++) hand.append(h("span", { class: "card back", title: t("face down") }, "?"));
+    } else {
+      const extra = [...choosable].filter((c) => !cards.includes(c));
+      const row = cards.map((c) => ({ c, extra: false })).concat(extra.map((c) => ({ c, extra: true })));
+      row.forEach((x, i) => {
+        const ok = choosable.has(x.c);
+        const sel = S.selected.includes(x.c);
+        hand.append(h("button", {
+          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : "") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
+          "data-card": x.c, "aria-pressed": sel ? "true" : "false", disabled: ok ? null : "disabled",
+          onclick: () => tapCard(x.c, g, toggling),
+        }, cardFace(x.c)));
+      });
+    }
+    // what the selection allows, in the host's words
+    const sel = S.selected.slice().sort();
+    for (const x of g.cards) {
+      if (sameSet(x.set, sel)) acts.append(actionButton(x, "go"));
+    }
+    if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel))) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
+    if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
+    if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
+    for (const x of g.simple) acts.append(actionButton(x, ""));
+  }
+  function actionButton(x, cls) {
+    return h("button", { type: "button", class: "act " + cls, "data-action": JSON.stringify(x.action, (k, y) => typeof y === "bigint" ? y.toString() : y),
+      onclick: () => act(x.action) }, x.label);
+  }
+  function tapCard(c, g, toggling) {
+    S.message = "";
+    if (toggling) {
+      const i = S.selected.indexOf(c);
+      if (i >= 0) S.selected.splice(i, 1); else S.selected.push(c);
+    } else if (S.selected.length === 1 && S.selected[0] === c) {
+      const mine = g.card.filter((x) => x.card === c);
+      if (mine.length === 1) { act(mine[0].action); return; } // a second tap plays it
+    } else S.selected = [c];
+    render();
+  }
+  function renderSheet(v) {
+    const n = isInt(v.players) ? Number(v.players) : 0;
+    const head = el("sheet").tHead, body = el("sheet").tBodies[0];
+    const cols = [];
+    for (let i = 0; i < n; i++) cols.push(h("th", null, name(i)));
+    head.replaceChildren(h("tr", null, h("th", null, t("deal")), ...cols, h("th", null, t("pot"))));
+    body.replaceChildren();
+    let prev = null;
+    for (const r of S.sheet) {
+      const cells = [];
+      for (let i = 0; i < n; i++) {
+        const b = r.balances[i];
+        const net = prev && isInt(prev.balances[i]) && isInt(b) ? BigInt(b) - BigInt(prev.balances[i]) : null;
+        cells.push(h("td", { title: net !== null ? amount(net, true) : "" }, amount(b, true)));
+      }
+      body.append(h("tr", { "data-deal": r.deal }, h("td", null, t("after deal") + " " + r.deal), ...cells, h("td", null, r.pot === null ? "" : amount(r.pot))));
+      prev = r;
+    }
+    if (Array.isArray(v.balances) && (v.to_act || []).length) {
+      body.append(h("tr", { class: "now" }, h("td", null, t("now")), ...v.balances.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(v.pot))));
+    }
+  }
+  function renderLog() {
+    const list = el("log");
+    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    list.replaceChildren(...S.log.map((x) => h("li", { class: x.kind }, x.text)));
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+  function renderClosed() {
+    const c = S.closed || {};
+    el("turn").textContent = t("The table is closed") + (c.reason ? ": " + c.reason : "");
+    el("actions").replaceChildren();
+    if (c.result && Array.isArray(c.result.balances)) {
+      const n = c.result.balances.length;
+      const parts = [];
+      for (let i = 0; i < n; i++) parts.push(name(i) + " " + amount(c.result.balances[i], true));
+      el("actions").append(h("p", { id: "result" }, t("Result") + ": " + parts.join(", ")));
+    }
+  }
+
+  // --- the page's controls ----------------------------------------------------------------------------
+  el("join-form").addEventListener("submit", (e) => { e.preventDefault(); join(false); });
+  el("join-watch").addEventListener("click", () => join(true));
+  function join(spectate) {
+    const nm = el("join-name").value.trim();
+    if (!nm) { el("join-error").textContent = t("Enter a name."); return; }
+    el("join-error").textContent = "";
+    save({ name: nm });
+    S.closed = null;
+    connect({ name: nm, spectate: spectate, password: el("join-password").value || null });
+  }
+  el("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = el("chat-input").value.trim();
+    if (text) send({ type: "chat", text: text });
+    el("chat-input").value = "";
+  });
+  el("leave").addEventListener("click", () => {
+    if (S.view && (S.view.to_act || []).length && !confirm(t("Leave the table? A computer player takes your seat."))) return;
+    send({ type: "leave" });
+    save({ token: null });
+    addLog("status", t("You left the table."));
+  });
+  el("lang-switch").addEventListener("click", () => {
+    lang = lang === "ru" ? "en" : "ru";
+    localStorage.setItem("frapnet.lang", lang);
+    applyWords();
+    render();
+    // the host's words come in the hello's language: sit down again with the seat token
+    if (S.want && S.welcome && !S.closed) connect(S.want);
+  });
+
+  // --- start ---------------------------------------------------------------------------------------------
+  applyWords();
+  S.sheet = loadSheet();
+  const params = new URLSearchParams(location.search);
+  if (params.get("lang") === "ru" || params.get("lang") === "en") { lang = params.get("lang"); applyWords(); }
+  const saved = store();
+  if (saved.token && saved.name) connect({ name: saved.name, spectate: false }); // a reload: back to the seat
+  else if (params.has("watch") && saved.name) connect({ name: saved.name, spectate: true });
+  else { setStatus("connecting"); show("join"); el("status").textContent = ""; }
+})();
