@@ -20,6 +20,9 @@ def add_arguments(p):
                    help="computer players think this long, so you can follow them (default 0.5)")
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS",
                    help="pause between deals (default 1.0)")
+    p.add_argument("--web", type=int, default=None, metavar="PORT",
+                   help="play in your browser instead of this terminal: serve the table's page on this "
+                        "port of 127.0.0.1 and print its address (0: any free port; docs/web.md)")
 
 
 def default_name() -> str:
@@ -39,7 +42,7 @@ def run(args) -> int:
     from frapnet.errors import PluginError, RuleError
     from frapnet.tui.i18n import default_lang
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if args.web is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("frapnet play: needs a terminal (standard input and output must be a terminal, "
               "not a file or a pipe)", file=sys.stderr)
         return 2
@@ -58,6 +61,9 @@ def run(args) -> int:
         print(f"frapnet play: {exc}", file=sys.stderr)
         return 2
 
+    if args.web is not None:
+        return _play_web(args, name, options, registry)
+
     from frapnet.tui.app import install_reactor, react, run_local
 
     install_reactor()
@@ -71,5 +77,51 @@ def run(args) -> int:
                             deals=args.deals, record=args.record, registry=registry, announce=False,
                             bot_delay=args.bot_delay, pause=args.pause)
         return run_local(reactor, handle, name=name, lang=lang)
+
+    return react(main)
+
+
+def _play_web(args, name: str, options: dict, registry) -> int:
+    """`frapnet play --web PORT`: the same local table (127.0.0.1 only, computer players in every
+    other seat, nothing announced), played in the browser: print the page's address, wait for
+    the match to end (or Ctrl-C), print the result as one JSON line."""
+    import json
+    import sys
+
+    if not 0 <= args.web <= 65535:
+        print(f"frapnet play: --web must be an HTTP port 0…65535 (0: any free port), not {args.web}",
+              file=sys.stderr)
+        return 2
+    from frapnet.commands.host import start_web
+    from frapnet.tui.app import install_reactor, react
+
+    install_reactor()
+    from twisted.internet import defer
+    from twisted.internet.error import CannotListenError
+
+    async def main(reactor):
+        from frapnet.net.host import start_host
+
+        handle = start_host(reactor, game=args.game, players=args.players, options=options,
+                            house_rules=args.house_rule, bots=args.players - 1, level=args.level,
+                            bind="127.0.0.1", port=0, seed=args.seed, name=name,
+                            deals=args.deals, record=args.record, registry=registry, announce=False,
+                            bot_delay=args.bot_delay, pause=args.pause)
+        try:
+            start_web(reactor, handle, args.web, "127.0.0.1", qr=False)
+        except CannotListenError as exc:
+            print(f"frapnet play: cannot listen on 127.0.0.1:{args.web} for --web: {exc.socketError}",
+                  file=sys.stderr)
+            await handle.stop()
+            return 1
+        print("frapnet: open the address above in your browser; Ctrl-C ends the table", flush=True)
+        stop = defer.Deferred()
+        reactor.addSystemEventTrigger("before", "shutdown", lambda: handle.stop())
+        handle.finished.addBoth(lambda r: stop.callback(r) if not stop.called else None)
+        result = await stop
+        await handle.stop()
+        if isinstance(result, dict):
+            print(json.dumps(result, ensure_ascii=False), flush=True)
+        return 0
 
     return react(main)

@@ -22,8 +22,8 @@
       "Say something…": "Сообщение…", "Leave the table": "Выйти из-за стола", "player": "игрок", "bid": "заявка",
       "tricks": "взятки", "balance": "счёт", "points": "очки", "connected": "на связи",
       "reconnecting": "нет связи…", "computer": "компьютер", "empty seat": "свободно", "you": "вы",
-      "dealer": "сдаёт", "deal": "сдача", "pot": "банк", "treasure": "казна", "trump": "козырь", "turn-up": "открытая",
-      "taken": "взята", "dead": "мёртвые", "talon": "прикуп", "trick": "взятка", "last trick": "последняя взятка",
+      "dealer": "сдаёт", "deal": "сдача", "pot": "кон", "treasure": "клад", "trump": "козырь", "turn-up": "вскрышка",
+      "taken": "взята", "dead": "вне игры", "talon": "талон", "trick": "взятка", "last trick": "прошлая взятка",
       "Your turn": "Ваш ход", "Waiting for {who}": "Ждём: {who}", "Watching.": "Вы смотрите.",
       "Watching. To act: {who}": "Вы смотрите. Ходит: {who}",
       "Waiting for players: {k} of {n} seats taken": "Ждём игроков: занято {k} из {n} мест",
@@ -297,11 +297,12 @@
     el("table-name").textContent = (v && v.table) || w.table || "";
     document.title = "frapnet · " + ((v && v.title) || w.title || "") + " · " + ((v && v.table) || w.table || "");
     renderFacts(v || {});
+    if (v) {
+      renderSeats(v);
+      renderMe(v);
+      renderSheet(v);
+    }
     if (S.closed) renderClosed();
-    if (!v) return;
-    renderSeats(v);
-    renderMe(v);
-    renderSheet(v);
   }
   function fact(label, value) { return h("span", { class: "fact" }, label + " ", value); }
   function renderFacts(v) {
@@ -379,7 +380,7 @@
   function renderMe(v) {
     const me = isInt(v.seat);
     el("me").hidden = false;
-    el("leave-row").hidden = !me;
+    el("leave-row").hidden = !me || !!S.closed;
     const turn = el("turn");
     const toAct = (v.to_act || []).map(Number);
     const who = toAct.map(name).join(", ");
