@@ -34,7 +34,8 @@
       "The table is closed": "Стол закрыт", "Result": "Итог", "You left the table.": "Вы вышли из-за стола.",
       "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
       "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
-      "Enter a name.": "Введите имя.",
+      "Enter a name.": "Введите имя.", "The game": "Игра", "Last deal": "Прошлая сдача",
+      "House rules": "Домашние правила",
     },
   };
   let lang = pickLang();
@@ -269,14 +270,20 @@
   function isCard(x) {
     return typeof x === "string" && (x === "RJ" || x === "BJ" || (/^(10|[2-9JQKA])[SHDC]$/).test(x));
   }
+  const RANKS_RU = { J: "В", Q: "Д", K: "К", A: "Т" }; // as the host names cards in Russian
   function cardFace(c) {
-    if (c === "RJ" || c === "BJ") return "Jk";
-    return isCard(c) ? c.slice(0, -1) + SUITS[c.slice(-1)] : String(c);
+    if (c === "RJ" || c === "BJ") return lang === "ru" ? "Дж" : "Jk";
+    if (!isCard(c)) return String(c);
+    const r = c.slice(0, -1);
+    return ((lang === "ru" && RANKS_RU[r]) || r) + SUITS[c.slice(-1)];
   }
   function cardRed(c) { return c === "RJ" || (isCard(c) && "HD".includes(c.slice(-1))); }
   function cardEl(c, small) {
     return h("span", { class: "card" + (small ? " small" : "") + (cardRed(c) ? " red" : ""), "data-card": c }, cardFace(c));
   }
+  // the view's ui map (docs/protocol.md): the game's own words for the screen, when the host sends it
+  function ui(v) { return (v && v.ui && typeof v.ui === "object") ? v.ui : null; }
+  function uiList(x) { return Array.isArray(x) ? x.filter((y) => typeof y === "string") : []; }
   function name(i) {
     const v = S.view || {};
     const n = Array.isArray(v.names) ? v.names[i] : "";
@@ -295,21 +302,54 @@
     const v = S.view;
     const w = S.welcome || {};
     el("table-name").textContent = (v && v.table) || w.table || "";
-    document.title = "frapnet · " + ((v && v.title) || w.title || "") + " · " + ((v && v.table) || w.table || "");
+    const title = (ui(v) && typeof ui(v).title === "string" && ui(v).title) || (v && v.title) || w.title || "";
+    document.title = "frapnet · " + title + " · " + ((v && v.table) || w.table || "");
     renderFacts(v || {});
     if (v) {
       renderSeats(v);
       renderMe(v);
       renderSheet(v);
     }
+    renderRules(v || {});
     if (S.closed) renderClosed();
+  }
+  function renderRules(v) {
+    // the game's goal, special cards, options and marks in the host's words (ui), and the
+    // last settled deal's columns (ui.report)
+    const u = ui(v) || {};
+    const box = el("rules");
+    const kids = [];
+    if (typeof u.goal === "string" && u.goal) kids.push(h("p", { id: "goal" }, u.goal));
+    for (const line of uiList(u.special_cards)) kids.push(h("p", null, line));
+    const opts = Array.isArray(u.options) ? u.options.filter((p) => Array.isArray(p) && p.length === 2) : [];
+    if (opts.length) kids.push(h("ul", { id: "options" }, ...opts.map((p) => h("li", null, String(p[0]) + ": " + String(p[1])))));
+    const hr = S.welcome && Array.isArray(S.welcome.house_rules) ? S.welcome.house_rules.filter((x) => typeof x === "string") : [];
+    if (hr.length) kids.push(h("p", null, t("House rules") + ": " + hr.join(", ")));
+    for (const line of uiList(u.legend)) kids.push(h("p", { class: "dim" }, line));
+    box.replaceChildren(...kids);
+    el("rules-box").hidden = !kids.length;
+    const rep = el("report");
+    rep.replaceChildren();
+    const r = u.report && typeof u.report === "object" ? u.report : null;
+    const n = isInt(v.players) ? Number(v.players) : 0;
+    if (r && Array.isArray(r.columns) && r.columns.length && n) {
+      const cols = r.columns.filter((c) => c && typeof c.title === "string" && Array.isArray(c.cells));
+      const rows = [];
+      for (let i = 0; i < n; i++) rows.push(h("tr", null, h("td", null, name(i)), ...cols.map((c) => h("td", null, typeof c.cells[i] === "string" ? c.cells[i] : ""))));
+      rep.append(h("h3", null, t("Last deal")), h("table", { id: "report-table" },
+        h("thead", null, h("tr", null, h("th", null, t("player")), ...cols.map((c) => h("th", null, c.title)))), h("tbody", null, ...rows)));
+      for (const note of uiList(r.notes)) rep.append(h("p", { class: "note" }, note));
+    }
   }
   function fact(label, value) { return h("span", { class: "fact" }, label + " ", value); }
   function renderFacts(v) {
     const f = el("facts");
     f.replaceChildren();
     if (isInt(v.deal_no) && Number(v.deal_no) > 0) f.append(fact(t("deal"), h("b", null, amount(v.deal_no))));
-    if (isInt(v.pot) && (v.ledger !== "points" || BigInt(v.pot) !== 0n)) f.append(fact(t("treasure" in v ? "treasure" : "pot"), h("b", null, amount(v.pot))));
+    const u = ui(v);
+    if (u && "pot" in u) {
+      if (typeof u.pot === "string" && isInt(v.pot)) f.append(fact(u.pot, h("b", null, amount(v.pot))));
+    } else if (isInt(v.pot) && (v.ledger !== "points" || BigInt(v.pot) !== 0n)) f.append(fact(t("treasure" in v ? "treasure" : "pot"), h("b", null, amount(v.pot))));
     if (typeof v.trump === "string" && SUITS[v.trump]) f.append(fact(t("trump"), h("b", { class: "HD".includes(v.trump) ? "red-suit" : "" }, SUITS[v.trump])));
     if (isCard(v.turn_up)) f.append(fact(t("turn-up"), cardEl(v.turn_up, true)));
     if (Array.isArray(v.dead_turn_ups) && v.dead_turn_ups.length) f.append(fact(t("dead"), h("span", null, ...v.dead_turn_ups.filter(isCard).map((c) => cardEl(c, true)))));
@@ -336,8 +376,15 @@
     const conns = Array.isArray(v.connection) ? v.connection : [];
     const bal = Array.isArray(v.balances) ? v.balances : [];
     const head = el("seats").tHead;
-    head.replaceChildren(h("tr", null, h("th", null, ""), h("th", null, t("player")), h("th", null, t("bid")),
-      h("th", null, t("tricks")), h("th", { class: "amount" }, t(v.ledger === "points" ? "points" : "balance")),
+    const u = ui(v);
+    const cols = u && Array.isArray(u.columns) ? uiList(u.columns) : [t("bid")];
+    const led = u && u.ledger && typeof u.ledger === "object" ? u.ledger : {};
+    const ledTitle = typeof led.title === "string" ? led.title : t(v.ledger === "points" ? "points" : "balance");
+    const signed = typeof led.signed === "boolean" ? led.signed : v.ledger !== "points";
+    const marks = u ? uiList(u.marks) : [];
+    const tmarks = u ? uiList(showLast ? u.last_trick_marks : u.trick_marks) : [];
+    head.replaceChildren(h("tr", null, h("th", null, ""), h("th", null, t("player")), ...cols.map((c) => h("th", { class: "col" }, c)),
+      h("th", null, t("tricks")), h("th", { class: "amount" }, ledTitle),
       h("th", null, t(showLast ? "last trick" : "trick"))));
     const body = el("seats").tBodies[0];
     body.replaceChildren();
@@ -346,16 +393,18 @@
       const info = seats.find((s) => s && Number(s.seat) === i) || seats[i] || {};
       const me = isInt(v.seat) && Number(v.seat) === i;
       const conn = typeof conns[i] === "string" ? conns[i] : "";
-      const nameCell = h("td", { class: "name" }, name(i) + (me ? " (" + t("you") + ")" : ""));
+      const nameCell = h("td", { class: "name" }, name(i) + (marks[i] ? " " + marks[i] : "") + (me ? " (" + t("you") + ")" : ""));
       if (isInt(v.dealer) && Number(v.dealer) === i) nameCell.append(h("span", { class: "dealer", title: t("dealer") }, "D"));
       if (conn && conn !== "connected") nameCell.append(h("div", { class: "dim conn-" + conn }, t(connWord[conn] || conn)));
       const card = byseat[i];
-      const cardCell = h("td", { class: "trick-card" }, card ? cardEl(card, true) : "");
+      const ti = trick.findIndex((p) => Array.isArray(p) && Number(p[0]) === i);
+      const cardCell = h("td", { class: "trick-card" }, card ? cardEl(card, true) : "", card && tmarks[ti] ? tmarks[ti] : "");
+      const cells = u && Array.isArray(u.cells) && Array.isArray(u.cells[i]) ? u.cells[i] : (u ? [] : [seatWord(info)]);
       if (card && showLast && isInt(v.last_winner) && Number(v.last_winner) === i) cardCell.append(h("span", { class: "winner" }, "★"));
       body.append(h("tr", { class: (toAct.has(i) ? "turn " : "") + (me ? "me" : ""), "data-seat": i },
-        h("td", { class: "mark" }), nameCell, h("td", { class: "bid" }, seatWord(info)),
+        h("td", { class: "mark" }), nameCell, ...cols.map((c, k) => h("td", { class: "col" }, typeof cells[k] === "string" ? cells[k] : "")),
         h("td", { class: "tricks" }, isInt(info.tricks) ? amount(info.tricks) : ""),
-        h("td", { class: "amount" }, bal[i] !== undefined ? amount(bal[i], true) : ""), cardCell));
+        h("td", { class: "amount" }, bal[i] !== undefined ? amount(bal[i], signed) : ""), cardCell));
     }
     const tr = el("trick");
     tr.replaceChildren(...trick.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) =>
@@ -413,11 +462,12 @@
       row.forEach((x, i) => {
         const ok = choosable.has(x.c);
         const sel = S.selected.includes(x.c);
+        const cm = ui(v) && ui(v).card_marks && typeof ui(v).card_marks[x.c] === "string" ? ui(v).card_marks[x.c] : "";
         hand.append(h("button", {
-          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : "") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
-          "data-card": x.c, "aria-pressed": sel ? "true" : "false", disabled: ok ? null : "disabled",
-          onclick: () => tapCard(x.c, g, toggling),
-        }, cardFace(x.c)));
+          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : " off") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
+          "data-card": x.c, "aria-pressed": sel ? "true" : "false", "aria-disabled": ok ? null : "true",
+          onclick: () => ok ? tapCard(x.c, g, toggling) : refuse(x.c),
+        }, cardFace(x.c), cm ? h("sup", null, cm) : null));
       });
     }
     // what the selection allows, in the host's words
@@ -433,6 +483,12 @@
   function actionButton(x, cls) {
     return h("button", { type: "button", class: "act " + cls, "data-action": JSON.stringify(x.action, (k, y) => typeof y === "bigint" ? y.toString() : y),
       onclick: () => act(x.action) }, x.label);
+  }
+  function refuse(c) {
+    // why this card cannot be chosen now, in the host's words (the view's ui.refusals)
+    const r = ui(S.view) && ui(S.view).refusals && typeof ui(S.view).refusals[c] === "string" ? ui(S.view).refusals[c] : "";
+    S.message = r;
+    el("message").textContent = r;
   }
   function tapCard(c, g, toggling) {
     S.message = "";
