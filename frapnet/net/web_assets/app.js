@@ -532,6 +532,7 @@
   function renderClosed() {
     const c = S.closed || {};
     el("turn").textContent = t("The table is closed") + (c.reason ? ": " + c.reason : "");
+    el("hand").hidden = true;
     el("actions").replaceChildren();
     if (c.result && Array.isArray(c.result.balances)) {
       const n = c.result.balances.length;
