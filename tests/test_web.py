@@ -225,3 +225,98 @@ def test_an_endless_http_request_is_aborted():
     for _ in range(8):
         p.dataReceived(b"z" * 16384)
     assert tr.disconnecting or not tr.connected
+
+
+# --- a real host process, real sockets ------------------------------------------------------------
+
+class SocketWS:
+    """A WebSocket client over a real TCP socket (wsproto does the framing)."""
+
+    def __init__(self, port: int, origin: str | None):
+        import socket
+        from wsproto import ConnectionType, WSConnection
+        from wsproto.events import Request
+
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        self.ws = WSConnection(ConnectionType.CLIENT)
+        host = f"127.0.0.1:{port}"
+        self.s.sendall(self.ws.send(Request(host=host, target="/ws",
+                                            extra_headers=[("Origin", origin)] if origin else [])))
+        self.status = None
+        self.closed = False
+        self.msgs: list = []
+        self._buf = b""
+        self.pump(lambda: self.status is not None)
+
+    def pump(self, until, timeout: float = 5.0):
+        import socket
+        import time as _t
+        from wsproto.events import AcceptConnection, BytesMessage, CloseConnection, RejectConnection
+
+        end = _t.monotonic() + timeout
+        while not until() and not self.closed and _t.monotonic() < end:
+            try:
+                data = self.s.recv(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                data = b""
+            self.ws.receive_data(data or None)
+            if not data:
+                self.closed = True
+            for ev in self.ws.events():
+                if isinstance(ev, AcceptConnection):
+                    self.status = 101
+                elif isinstance(ev, RejectConnection):
+                    self.status = ev.status_code
+                elif isinstance(ev, BytesMessage):
+                    self._buf += ev.data
+                    if ev.message_finished:
+                        self.msgs.append(wire.decode(self._buf))
+                        self._buf = b""
+                elif isinstance(ev, CloseConnection):
+                    self.closed = True
+
+    def send(self, body: bytes) -> None:
+        from wsproto.events import Message
+        try:
+            self.s.sendall(self.ws.send(Message(data=body)))
+        except OSError:
+            self.closed = True
+
+
+def test_real_endpoint_refuses_wrong_origin_oversized_message_and_flood():
+    """docs/web.md "Security", over real sockets against `frapnet host --web 0`."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                          "--no-announce", "--web", "0", "--players", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=root)
+    try:
+        p.stdout.readline()
+        port = int(re.search(r":(\d+)/", p.stdout.readline()).group(1))
+        bad = SocketWS(port, "http://evil.example")
+        assert bad.status == 403
+        big = SocketWS(port, f"http://127.0.0.1:{port}")
+        assert big.status == 101
+        big.send(b"\x81" + b"x" * (wire.MAX_FRAME + 1))
+        big.pump(lambda: False, 5)
+        assert codes(big.msgs) == ["too_large"] and big.closed
+        flood = SocketWS(port, f"http://127.0.0.1:{port}")
+        for i in range(400):
+            flood.send(msgpack.packb({"type": "ping", "id": i}))
+        flood.pump(lambda: False, 5)
+        assert "flood" in codes(flood.msgs) and flood.closed
+        pongs = [m for m in flood.msgs if m["type"] == "pong"]
+        assert 0 < len(pongs) <= 50
+        ok = SocketWS(port, f"http://127.0.0.1:{port}")
+        ok.send(msgpack.packb(HELLO))
+        ok.pump(lambda: any(m["type"] == "view" for m in ok.msgs))
+        assert ok.msgs[0]["type"] == "welcome" and ok.msgs[0]["seat"] == 0  # the host is fine
+    finally:
+        p.kill()
+        p.communicate()

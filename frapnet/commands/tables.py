@@ -11,6 +11,17 @@ def add_arguments(p):
                    help="print a JSON list of {name, address, port, props, addresses}")
 
 
+def web_url_of(table) -> str:
+    """The table's web page (``http://ADDRESS:PORT/``) from its TXT key ``web`` (the HTTP port of
+    `frapnet host --web`), or "" if it serves none (docs/web.md)."""
+    from frapnet.net.web import web_url
+
+    port = table.props.get("web", "")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        return ""
+    return web_url(table.address, int(port))
+
+
 def run(args) -> int:
     import json
     import sys
@@ -35,11 +46,13 @@ def run(args) -> int:
     if not tables:
         print(f"No tables found in {args.timeout:g} s.")
         return 0
-    rows = [("TABLE", "GAME", "FREE/SEATS", "PASSWORD", "ADDRESS")]  # "3/4": 3 of 4 seats free
+    rows = [("TABLE", "GAME", "FREE/SEATS", "PASSWORD", "ADDRESS", "WEB")]  # "3/4": 3 of 4 seats free
     for t in tables:
         p = t.props
         rows.append((t.name, p.get("game", "?"), f"{p.get('seats_free', '?')}/{p.get('players', '?')}",
-                     p.get("password", "?"), f"{t.address}:{t.port}"))
+                     p.get("password", "?"), f"{t.address}:{t.port}", web_url_of(t)))
+    if not any(r[5] for r in rows[1:]):  # no table serves a web page: no WEB column
+        rows = [r[:5] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
