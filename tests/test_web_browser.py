@@ -422,6 +422,10 @@ def test_a_browser_player_and_a_terminal_player_see_the_same_deal(browser, tmp_p
         v = state(d)["view"]
         assert v["names"] == ["Olga", "Ivan", "Bot 3"]
         wait(lambda: f"turn-up {face(v['turn_up'])}" in screen(), 10, "the same turn-up in the terminal")
+        from selenium.webdriver.common.by import By
+        d.find_element(By.ID, "chat-input").send_keys("hello from the browser")
+        d.find_element(By.CSS_SELECTOR, "#chat-form button").click()
+        wait(lambda: "hello from the browser" in screen(), 10, "the browser's chat in the terminal:\n" + screen())
         rng, did = random.Random(3), set()
         end = time.monotonic() + 90
         settled = None
@@ -463,3 +467,27 @@ def test_a_browser_player_and_a_terminal_player_see_the_same_deal(browser, tmp_p
     finally:
         host.stop()
         subprocess.run([TMUX, "-L", sock, "kill-server"], capture_output=True, timeout=10)
+
+
+def test_the_password_prompt(browser):
+    """A table with a password: the page asks for it (error ``password`` from the host), and
+    nothing about the table reaches the page before the right one (issue #12 "Security")."""
+    from selenium.webdriver.common.by import By
+
+    host = Host("--players", "2", "--bots", "1", "--password", "kitchen")
+    d = browser()
+    try:
+        d.get(host.url)
+        wait(lambda: d.find_element(By.ID, "join").is_displayed(), what="the join form")
+        assert not d.find_element(By.ID, "join-password").is_displayed()
+        d.find_element(By.ID, "join-name").send_keys("Olga")
+        d.find_element(By.ID, "join-play").click()
+        wait(lambda: d.find_element(By.ID, "join-password").is_displayed(), 10, "the password field")
+        assert "password" in d.find_element(By.ID, "join-error").text
+        assert state(d)["welcome"] is None and state(d)["view"] is None
+        d.find_element(By.ID, "join-password").send_keys("kitchen")
+        d.find_element(By.ID, "join-play").click()
+        wait(lambda: state(d)["view"] is not None, 10, "the view after the right password")
+        assert state(d)["welcome"]["seat"] == 0 and state(d)["welcome"]["password"] is True
+    finally:
+        host.stop()
