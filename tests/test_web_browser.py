@@ -303,6 +303,18 @@ def test_reload_mid_deal_returns_to_the_same_seat(browser):
         assert again["view"]["names"][seat] == "Olga" and again["view"]["connection"][seat] == "connected"
         assert not d.find_element(By.ID, "join").is_displayed()
         assert set(hand_cards(d)) >= set(hand)
+        # the same seat opened in a second tab (same storage): the new tab plays it, the old one
+        # says so and does not fight for the seat
+        first_tab = d.current_window_handle
+        d.switch_to.new_window("tab")
+        d.get(host.url)
+        wait(lambda: (state(d)["welcome"] or {}).get("seat") == seat, 20, "the second tab at the seat")
+        d.switch_to.window(first_tab)
+        wait(lambda: state(d)["closed"] is not None, 10, "the first tab to give the seat up")
+        assert "another window" in d.find_element(By.ID, "turn").text
+        time.sleep(2)
+        d.switch_to.window(d.window_handles[-1])
+        assert state(d)["status"] == "connected" and state(d)["closed"] is None
     finally:
         host.stop()
 

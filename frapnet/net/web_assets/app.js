@@ -36,6 +36,7 @@
       "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
       "Enter a name.": "Введите имя.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
+      "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
     },
   };
   let lang = pickLang();
@@ -184,7 +185,10 @@
       case "closing":
         S.closed = msg;
         if (msg.result && typeof msg.result === "object") save({ token: null });
-        if (String(msg.reason || "").startsWith("replaced")) { S.closed = null; return; } // our own newer connection
+        if (String(msg.reason || "").startsWith("replaced")) {
+          // another window or device sat down with this seat's token: do not fight it for the seat
+          S.closed = { reason: t("This seat is now played in another window or device."), result: null };
+        }
         setStatus("closed");
         addLog("status", String(msg.reason || ""));
         render();
