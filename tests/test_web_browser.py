@@ -4,7 +4,9 @@
 - A whole Frap deal against computer players through the page — looking, bidding, buying,
   playing, by clicking its buttons and cards — and the host's record replays (`frapnet replay
   --json`, the engine, not the page) to exactly the balances and pot the page showed (F6, F23).
-- A reload mid-deal returns to the same seat (the token kept in the browser's storage).
+- A reload mid-deal returns to the same seat (the token kept in the browser's storage); a second
+  tab takes the seat over without a fight; the page reconnects by itself to a restarted host.
+- The password prompt; chat from the page reaches a terminal player.
 - A Russian browser gets a Russian page (the page's words and the host's labels).
 - A 360×640 phone window: nothing wider than the screen; the hand and actions usable.
 - A spectator's page shows no hand and holds no hidden card (F9).
@@ -503,3 +505,45 @@ def test_the_password_prompt(browser):
         assert state(d)["welcome"]["seat"] == 0 and state(d)["welcome"]["password"] is True
     finally:
         host.stop()
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_page_reconnects_by_itself_to_a_restarted_host(browser, tmp_path):
+    """The host is killed mid-deal (kill -9) and started again with --resume on the same ports:
+    the page, left alone, reconnects with its seat token and shows the same deal again."""
+    rec = tmp_path / "r.json"
+    port, web = _free_port(), _free_port()
+    args = ["host", "--port", str(port), "--bind", "127.0.0.1", "--no-announce", "--web", str(web),
+            "--players", "3", "--bots", "2", "--seed", "6", "--record", str(rec), "--pause", "0.2"]
+    p = subprocess.Popen(FRAPNET + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV)
+    q = None
+    d = browser()
+    try:
+        p.stdout.readline()
+        url = URL_LINE.match(p.stdout.readline()).group(1)
+        join(d, url, "Olga")
+        wait(lambda: my_turn(d), 20, "our turn")
+        from selenium.webdriver.common.by import By
+        d.find_element(By.CSS_SELECTOR, '#actions button.act[data-action=\'["look"]\']').click()
+        wait(lambda: state(d)["view"].get("hand"), 10, "the hand")
+        before = state(d)
+        p.kill()
+        p.communicate()
+        wait(lambda: state(d)["status"] == "reconnecting", 10, "the page to notice")
+        q = subprocess.Popen(FRAPNET + args + ["--resume"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=ROOT, env=ENV)
+        wait(lambda: state(d)["status"] == "connected", 30, "the page to reconnect by itself")
+        after = state(d)
+        assert after["welcome"]["seat"] == before["welcome"]["seat"] and after["welcome"]["token"] == before["welcome"]["token"]
+        assert after["view"]["hand"] == before["view"]["hand"] and after["view"]["deal_no"] == before["view"]["deal_no"]
+    finally:
+        for x in (p, q):
+            if x is not None and x.poll() is None:
+                x.kill()
+                x.communicate()
