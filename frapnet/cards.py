@@ -16,7 +16,7 @@ from typing import Iterable
 __all__ = [
     "CardError", "SUITS", "RANKS", "JOKERS", "SUIT_SYMBOLS", "RANK_VALUE",
     "parse_card", "parse_cards", "format_card", "suit_of", "rank_of", "rank_value",
-    "pack", "card_key", "sort_cards", "is_card", "ALL_CARDS",
+    "pack", "card_key", "sort_cards", "is_card", "ALL_CARDS", "card_text",
 ]
 
 
@@ -93,6 +93,23 @@ def format_card(card: str, symbols: bool = False) -> str:
     if not symbols or card in JOKERS:
         return card
     return card[:-1] + SUIT_SYMBOLS[card[-1]]
+
+
+_FACE_RANKS = {"ru": {"J": "В", "Q": "Д", "K": "К", "A": "Т"}}
+_JOKER_FACES = {"en": {"RJ": "RJk", "BJ": "BJk"}, "ru": {"RJ": "КДж", "BJ": "ЧДж"}}
+
+
+def card_text(card: str, lang: str = "en") -> str:
+    """A card as players read it in ``lang``: ``"10♥"``, ``"Q♠"``; in Russian the court ranks are
+    В Д К Т (``"Д♠"``, ``"Т♥"``, as the rule books spell them). Jokers are told apart: ``"RJk"``
+    (red) and ``"BJk"`` (black); Russian ``"КДж"``/``"ЧДж"``. At most 3 terminal cells. Any other
+    string is returned unchanged."""
+    if card in JOKERS:
+        return _JOKER_FACES.get(lang, _JOKER_FACES["en"])[card]
+    if card not in _KEY:
+        return card
+    rank = card[:-1]
+    return _FACE_RANKS.get(lang, {}).get(rank, rank) + SUIT_SYMBOLS[card[-1]]
 
 
 def suit_of(card: str) -> str | None:

@@ -306,3 +306,32 @@ def frapnet_seat_view(state, seat, lang):
     hook, so that its change is never bypassed — each seat's whole view is built with
     ``frapnet_view``: the same views, slower.
     """
+
+
+@hookspec(firstresult=True)
+def frapnet_view_ui(state, seat, lang):
+    """What a client shows of this table for ``seat`` (None: a spectator), in ``lang``
+    (``"en"``/``"ru"``), so that no client needs game words or rules (design.md principles 3, 10).
+
+    Return a dict with any of these keys (the engine fills in a default for each one missing or
+    None, :mod:`frapnet.engine.present`); called in and between deals (``state.deal`` may be
+    None, or the last deal, already settled):
+
+    - ``title`` str (the game's name in ``lang``); ``goal`` str, one line; ``special_cards`` list of str, one line per special card.
+    - ``keys`` {verb: letter}: the key of each verb's button (``{"frap": "f"}``); ``hints``
+      {letter: str}: what a key that does nothing now says (Frap: ``t`` before looking, F16).
+    - ``ledger`` {``title``: str, ``signed``: bool}: the balance column (``"penalty points"``).
+    - ``pot`` str|None: the pot's name in the header; None shows no pot.
+    - ``columns`` [str] and ``cells`` [[str] per seat 0…n−1]: the game's own seat-table columns.
+    - ``marks`` [str per seat, ≤ 3 cells]: shown after the name (La Krap's team).
+    - ``refusals`` {card: str}: why a card of the seat's hand cannot be chosen now, with the
+      rule ID (``"Q♠ cannot be played now: follow suit ♥ (F20)"``).
+    - ``cursor`` card|None: where the hand's cursor starts (a card the seat can give away).
+    - ``card_marks`` {card: one character}; ``trick_marks``/``last_trick_marks`` [str per card of
+      ``trick``/``last_trick``]; ``legend`` [str]: what the marks mean.
+    - ``report`` {``columns``: [{``title``: str, ``cells``: [str per seat]}], ``notes``: [str]}
+      for the last settled deal (``state.reports[-1]``), or None.
+    - ``options`` [[label, value]]: the table options in words (F27).
+
+    Never a card the seat may not see (F9). Return None to take every default.
+    """

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from frapnet.cards import ALL_CARDS, CardError, card_key, parse_card, SUITS
+from frapnet.engine import present
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
 from frapnet.errors import RuleError
@@ -266,8 +267,8 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     Generic keys: ``game``, ``title``, ``players``, ``seat``, ``version``, ``deal_no``,
     ``dealer``, ``balances``, ``pot``, ``ledger``, ``match_over``, ``options``,
     ``house_rules``, ``to_act``, ``actions`` (this seat's legal actions as
-    ``{"action": [verb, arg?], "label": str}``), ``last_report``; plus the game's keys
-    (see :func:`frapnet.hookspecs.frapnet_view`).
+    ``{"action": [verb, arg?], "label": str}``), ``last_report``, ``ui`` (what a client shows,
+    :mod:`frapnet.engine.present`); plus the game's keys (see :func:`frapnet.hookspecs.frapnet_view`).
     """
     v = {
         "game": state.game, "title": state.spec.title, "players": state.players, "seat": seat,
@@ -280,6 +281,7 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     if state.deal is not None:
         v.update(state.rules.view(state, seat, lang) or {})
     v["actions"] = _view_actions(state, seat, v.get("hand", ()), lang)
+    v["ui"] = present.ui(state, seat, lang)
     return v
 
 
@@ -320,7 +322,8 @@ def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
     """Only ``seat``'s own keys of ``view(state, seat, lang)``, given ``public`` (:func:`public_view`
     of this state and language): ``seat``, ``actions`` and the game's
     :func:`frapnet.hookspecs.frapnet_seat_view` (F9: its hand once looked) — so that a fan-out
-    builds the public part once per change and only this per seat (issue #9 "Fan-out once").
+    builds the public part once per change and only this per seat (issue #9 "Fan-out once"); and
+    the seat's ``ui`` map (:mod:`frapnet.engine.present`).
     ``{**public, **seat_part(...)}`` equals ``view(state, seat, lang)``. A game (or house rule)
     without that hook gives the seat's whole game view from ``frapnet_view`` here."""
     own: dict = {"seat": seat}
@@ -329,6 +332,7 @@ def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
         own.update(part if part is not None else (state.rules.view(state, seat, lang) or {}))
     hand = own["hand"] if "hand" in own else public.get("hand", ())
     own["actions"] = _view_actions(state, seat, hand, lang)
+    own["ui"] = present.ui(state, seat, lang)  # the seat's refusals, cursor and card marks
     return own
 
 
