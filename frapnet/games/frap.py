@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from frapnet.cards import ALL_CARDS, card_key, format_card, pack as make_pack, rank_of, SUIT_SYMBOLS
+from frapnet.cards import ALL_CARDS, card_key, card_text, format_card, pack as make_pack, rank_of, SUIT_SYMBOLS
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
@@ -585,9 +585,14 @@ def _play(state, d, seat, action):
                 raise RuleError("F20", f"must follow suit {SUIT_SYMBOLS[led]}")
             raise RuleError("F20", f"void in {SUIT_SYMBOLS[led]}: must play a trump {SUIT_SYMBOLS[d.trump]}")
         d.revoked[seat] = True  # F22 (penalize): accepted, detected, penalised at settlement
+        revoke = True
+    else:
+        revoke = False
     hand.remove(card)
     d.trick.append((seat, card))
     events = [{"type": "play", "seat": seat, "card": card}]
+    if revoke:
+        events[0]["revoke"] = True  # F22: said on screen when it happens
     if len(d.trick) < len(d.in_play):
         d.turn = _next_in_play(d, seat)
         return events
@@ -700,6 +705,9 @@ def _report(state, d):
         "remises": d.remises[:] if d.remises else [0] * d.n, "pot_after": state.pot,
         "frapper": d.frapper, "blind": d.blind, "whisters": sorted(d.whisters), "cut_ins": d.cut_ins[:],
         "balances": state.balances[:],
+        # F23: what each seat took in trick money this deal; F22: who revoked
+        "trick_money": [t * trick_money(state, d) for t in d.tricks] if played or d.outcome is None else [0] * d.n,
+        "revokes": [s for s in range(d.n) if d.revoked[s]],
     }
 
 
@@ -779,11 +787,11 @@ def frapnet_action_label(state, seat, action, lang):
     if verb == "buy":
         if not action[1]:
             return labels["stand"]
-        return labels["buy"].format(cards=" ".join(_sym(c) for c in action[1]))
+        return labels["buy"].format(cards=" ".join(card_text(c, lang) for c in action[1]))
     if verb == "cut_in_trump":
-        return labels[verb].format(card=_sym(state.deal.turn_up) if state.deal.turn_up else "")
+        return labels[verb].format(card=card_text(state.deal.turn_up, lang) if state.deal.turn_up else "")
     if len(action) > 1:
-        return labels[verb].format(card=_sym(action[1]))
+        return labels[verb].format(card=card_text(action[1], lang))
     return labels[verb]
 
 
@@ -794,32 +802,34 @@ _EVENTS = {
         "bid": {"frap": "{who} declares frap", "blind_frap": "{who} declares blind frap", "whist": "{who} whists",
                 "pass": "{who} passes"},
         "pass_out": "Everybody passed: top-up {top_up} each, pot {pot}; new turn-up {turn_up}",
-        "thrown_in": "Passed out three times: top-up {top_up} each; cards thrown in, pot {pot} carried over",
+        "thrown_in": "Passed out three times: top-up {top_up} each; cards thrown in; the pot of {pot} stays",
         "no_whist": "Nobody whists: {who} takes the pot of {amount}",
         "take_trump": "{who} takes the turn-up {turn_up}", "buy": "{who} buys {count}",
         "cut_in": "{who} cuts in", "cut_in_trump": "{who} cuts in with the turn-up {turn_up}",
         "decline": "{who} does not cut in", "discard": "{who} discards one card",
         "play_starts": "Play begins: {who} leads; pot {pot}", "play": "{who} plays {card}",
+        "revoke": "{who} plays {card} — a revoke (F22): it does not follow suit; a remise at settlement",
         "trick": "{who} takes the trick with {card} (+{amount})",
-        "deal_end": {"played": "Deal over: remises {remises}; pot {pot_after} carried to the next deal",
-                     "no_whist": "Deal over: fresh antes next deal", "thrown_in": "Deal thrown in; pot {pot_after} carried over"},
-        "no_remise": "Deal over: no remise; fresh antes next deal",
+        "deal_end": {"played": "Deal over: remises {remises}; pot {pot_after}",
+                     "no_whist": "Deal over: the pot is empty", "thrown_in": "Deal thrown in; pot {pot_after}"},
+        "no_remise": "Deal over: no remise; the pot is empty",
     },
     "ru": {
         "deal": "Сдаёт {dealer}; козырь {turn_up}; кон {pot}", "ante": " (взнос по {ante})",
         "look": "{who} смотрит карты",
         "bid": {"frap": "{who}: фрап", "blind_frap": "{who}: фрап втёмную", "whist": "{who}: вист", "pass": "{who}: пас"},
         "pass_out": "Все спасовали: доплата по {top_up}, кон {pot}; новый козырь {turn_up}",
-        "thrown_in": "Трижды пас: доплата по {top_up}; карты сброшены, кон {pot} переходит дальше",
+        "thrown_in": "Трижды пас: доплата по {top_up}; карты сброшены; кон {pot} остаётся",
         "no_whist": "Никто не вистует: {who} забирает кон {amount}",
         "take_trump": "{who} берёт козырь {turn_up}", "buy": "{who} прикупает {count}",
         "cut_in": "{who} подрезает", "cut_in_trump": "{who} подрезает с козырем {turn_up}",
         "decline": "{who} не подрезает", "discard": "{who} сносит карту",
         "play_starts": "Розыгрыш: ходит {who}; кон {pot}", "play": "{who} ходит {card}",
+        "revoke": "{who} ходит {card} — ренонс (F22): не в масть; ремиз при расчёте",
         "trick": "{who} берёт взятку картой {card} (+{amount})",
-        "deal_end": {"played": "Сдача окончена: ремизы {remises}; кон {pot_after} переходит дальше",
-                     "no_whist": "Сдача окончена: новые взносы", "thrown_in": "Сдача сброшена; кон {pot_after} переходит дальше"},
-        "no_remise": "Сдача окончена: ремизов нет; новые взносы",
+        "deal_end": {"played": "Сдача окончена: ремизы {remises}; кон {pot_after}",
+                     "no_whist": "Сдача окончена: кон пуст", "thrown_in": "Сдача сброшена; кон {pot_after}"},
+        "no_remise": "Сдача окончена: ремизов нет; кон пуст",
     },
 }
 
@@ -832,6 +842,9 @@ def frapnet_describe_event(state, event, names, lang):
 
     def name(s):
         return names[s] if s is not None and 0 <= s < len(names) else "?"
+
+    def _sym(card):
+        return card_text(card, lang)
 
     who = name(event.get("seat"))
     if kind == "deal":
@@ -848,6 +861,8 @@ def frapnet_describe_event(state, event, names, lang):
         return t["play_starts"].format(who=name(event["leader"]), pot=event["pot"])
     if kind == "no_whist":
         return t["no_whist"].format(who=who, amount=event["amount"])
+    if kind == "play" and event.get("revoke"):
+        return t["revoke"].format(who=who, card=_sym(event["card"]))
     if kind == "deal_end":
         r = event["report"]
         if r["outcome"] == "played" and not any(r["remises"]):
@@ -859,3 +874,109 @@ def frapnet_describe_event(state, event, names, lang):
                   for k, v in event.items()}
         return t[kind].format(who=who, **{k: v for k, v in fields.items() if k != "who"})
     return None
+
+
+# --- what the screen shows (frapnet_view_ui; design.md principles 3 and 10) ----------------------
+
+_UI = {
+    "en": {
+        "title": "Frap",
+        "goal": "Take tricks: frap promises two, whist one; each trick pays a quarter of the pot, "
+                "a broken promise pays a remise into the next pot.",
+        "special": ["The turn-up sets trumps; a blind frapper or a cut-in player may take it (F16, F17)."],
+        "bid": "bid", "decl": {"frap": "frap", "blind_frap": "blind frap", "whist": "whist", "pass": "pass",
+                               "cut_in": "cut-in"},
+        "follow": "{card} cannot be played now: follow suit {suit} (F20)",
+        "ruff": "{card} cannot be played now: no {led} in your hand, so play a trump {trump} (F20)",
+        "tricks": "tricks", "trick_money": "trick money", "remise": "remise", "revoke": "revoke",
+        "look_first": "Look at your cards first ([l]); then [t] takes the turn-up (F16).",
+        "options": {"deck": "deck", "ante": "ante", "cut_in": "cut-in", "graded_remise": "graded remise",
+                    "revoke": "revoke"},
+        "values": {True: "on", False: "off", "auto": "auto", "refuse": "refused", "penalize": "penalised"},
+    },
+    "ru": {
+        "title": "Фрап",
+        "goal": "Берите взятки: фрап обещает две, вист — одну; каждая взятка приносит четверть кона, "
+                "невыполненное обещание — ремиз в следующий кон.",
+        "special": ["Вскрышка задаёт козырь; фрапующий втёмную или подрезающий может её взять (F16, F17)."],
+        "bid": "заявка", "decl": {"frap": "фрап", "blind_frap": "фрап втёмную", "whist": "вист", "pass": "пас",
+                                  "cut_in": "подрезка"},
+        "follow": "{card} сейчас нельзя: нужно ходить в масть {suit} (F20)",
+        "ruff": "{card} сейчас нельзя: масти {led} нет, нужно бить козырем {trump} (F20)",
+        "tricks": "взятки", "trick_money": "за взятки", "remise": "ремиз", "revoke": "ренонс",
+        "look_first": "Сначала посмотрите карты ([l]); затем [t] берёт вскрышку (F16).",
+        "options": {"deck": "колода", "ante": "взнос", "cut_in": "подрезка", "graded_remise": "ремиз по ступеням",
+                    "revoke": "ренонс"},
+        "values": {True: "да", False: "нет", "auto": "авто", "refuse": "не принимается", "penalize": "штраф"},
+    },
+}
+UI_KEYS = {"look": "l", "pass": "p", "frap": "f", "blind_frap": "b", "whist": "w", "cut_in": "c",
+           "cut_in_trump": "t", "decline": "d", "take_trump": "t", "buy": "u", "discard": "x", "play": "y"}
+_UI_RANK = {r: i for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
+
+
+def _weakest(cards, trump):
+    """The card a player gives away most readily: the lowest non-trump, else the lowest trump."""
+    return min(cards, key=lambda c: (c[-1] == trump, _UI_RANK[c[:-1]], card_key(c))) if cards else None
+
+
+def _refusals(state, d, seat, t, lang):
+    """F20: why each card of the hand cannot be played now (revoke: refuse)."""
+    if d.phase != PLAY or seat != d.turn or not d.trick or not d.looked[seat] \
+            or state.options["revoke"] == "penalize":
+        return {}
+    hand = d.hands[seat]
+    ok = set(_follow_cards(d, hand))
+    led = d.trick[0][1][-1]
+    out = {}
+    for c in hand:
+        if c not in ok:
+            text = t["follow"] if any(x[-1] == led for x in hand) else t["ruff"]
+            out[c] = text.format(card=card_text(c, lang), suit=SUIT_SYMBOLS[led], led=SUIT_SYMBOLS[led],
+                                 trump=SUIT_SYMBOLS[d.trump])
+    return out
+
+
+def report_columns(report, lang):
+    """The settlement's columns for a Frap deal report (F23 trick money, F24/F22 remises) and its
+    notes: ``({"columns": [...], "notes": [...]})`` as frapnet_view_ui's ``report``."""
+    t = _UI.get(lang, _UI["en"])
+    n = len(report.get("tricks") or ())
+    revokes = set(report.get("revokes") or ())
+    money = report.get("trick_money") or [0] * n
+    rem = report.get("remises") or [0] * n
+    cols = [{"title": t["tricks"], "cells": [str(x) for x in report.get("tricks") or ()]},
+            {"title": t["trick_money"], "cells": [f"+{x}" if x else "—" for x in money]},
+            {"title": t["remise"], "cells": [(str(rem[s]) if rem[s] else "—") + (f" ({t['revoke']})" if s in revokes
+                                                                                   else "") for s in range(n)]}]
+    return {"columns": cols, "notes": []}
+
+
+@hookimpl
+def frapnet_view_ui(state, seat, lang):
+    """Frap's words for the screen (en/ru): goal, keys, the bid column, F20 refusals, where the
+    cursor starts (never on the top trump a blind frapper would give away, F16, nor on the turn-up
+    just taken by a cut-in, F17), the settlement's columns and the options in words (F27)."""
+    t = _UI.get(lang, _UI["en"])
+    d = state.deal
+    out = {
+        "title": t["title"], "goal": t["goal"], "special_cards": list(t["special"]), "keys": dict(UI_KEYS),
+        "columns": [t["bid"]],
+        "options": [[t["options"].get(k, k.replace("_", " ")), t["values"].get(v, str(v))
+                     if isinstance(v, (bool, str)) else str(v)] for k, v in state.options.items()],
+    }
+    if d is not None:
+        out["cells"] = [[t["decl"].get(d.declared[s], "") if d.declared[s] else ""] for s in range(d.n)]
+        if seat is not None and seat == d.turn and d.phase == BUY and d.blind and seat == d.frapper \
+                and d.turn_up is not None and not d.took_trump and not d.looked[seat]:
+            out["hints"] = {UI_KEYS["take_trump"]: t["look_first"]}  # F16: the discard is named, so look first
+        if seat is not None and d.looked[seat]:
+            out["refusals"] = _refusals(state, d, seat, t, lang)
+            if seat == d.turn and d.phase == BUY and d.blind and seat == d.frapper and d.turn_up is not None \
+                    and not d.took_trump:
+                out["cursor"] = _weakest(d.hands[seat], d.trump)   # F16: not the top trump
+            elif seat == d.turn and d.phase == CUT_DISCARD:
+                out["cursor"] = _weakest(d.hands[seat], d.trump)   # F17: not the turn-up just taken
+    if state.reports:
+        out["report"] = report_columns(state.reports[-1], lang)
+    return out
