@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from frapnet.cards import card_key, format_card, pack as make_pack, rank_value, SUIT_SYMBOLS
+from frapnet.cards import card_text, card_key, format_card, pack as make_pack, rank_value, SUIT_SYMBOLS
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
@@ -249,6 +249,13 @@ def frapnet_legal_actions(state, seat):
 
 def _sym(card):
     return format_card(card, symbols=True)
+
+
+def _faces(lang):
+    """``(_sym, _syms)`` naming cards in ``lang`` (Russian В Д К Т for J Q K A; jokers told apart)."""
+    def one(card):
+        return card_text(card, lang)
+    return one, lambda cards: " ".join(one(c) for c in cards)
 
 
 def _syms(cards):
@@ -512,6 +519,7 @@ _LABELS = {
 
 @hookimpl
 def frapnet_action_label(state, seat, action, lang):
+    _sym, _syms = _faces(lang)
     labels = _LABELS.get(lang, _LABELS["en"])
     if action[0] == "pass_cards":
         return labels["pass_cards"].format(cards=_syms(action[1]))
@@ -555,6 +563,7 @@ _EVENTS = {
 @hookimpl
 def frapnet_describe_event(state, event, names, lang):
     """Frak You's events in plain words (English or Russian), e.g. "Olga wins the trick with Q♠ …"."""
+    _sym, _syms = _faces(lang)
     t = _EVENTS.get(lang, _EVENTS["en"])
     dirs = _DIR.get(lang, _DIR["en"])
     kind = event.get("type")
@@ -589,3 +598,56 @@ def frapnet_describe_event(state, event, names, lang):
             text += t["match_over"].format(winners=many(r["winners"]))
         return text
     return None
+
+
+# --- what the screen shows (frapnet_view_ui; design.md principles 3 and 10) ----------------------
+
+_UI = {
+    "en": {"title": "Frak You", "ledger": "penalty points", "deal": "in the deal",
+           "goal": "Get rid of your cards: the last two players still holding cards each take a penalty "
+                   "point; the fewest penalty points win the match (K11, K12).",
+           "special": ["3♣ wins any trick it is in, unless the A♠ is in it too (K7).",
+                       "A♠: the card played right after it counts lowest and cannot win (K8)."],
+           "playing": "playing", "out": "out", "chosen": "passed 3", "loser": "penalty",
+           "tricks": "tricks", "result": "result", "penalty": "+1 penalty"},
+    "ru": {"title": "Фрак Ю", "ledger": "штрафные очки", "deal": "в сдаче",
+           "goal": "Избавьтесь от карт: двое последних, у кого остались карты, получают по штрафному "
+                   "очку; партию выигрывает тот, у кого штрафных очков меньше (K11, K12).",
+           "special": ["3♣ берёт любую взятку, в которой лежит, если в ней нет Т♠ (K7).",
+                       "Т♠: карта, сыгранная сразу после него, считается младшей и не берёт (K8)."],
+           "playing": "играет", "out": "вышел", "chosen": "отдал 3", "loser": "штраф",
+           "tricks": "взятки", "result": "итог", "penalty": "+1 штраф"},
+}
+
+
+@hookimpl
+def frapnet_view_ui(state, seat, lang):
+    """Frak You's words for the screen (en/ru): the goal, the 3♣ and A♠ (K7, K8), penalty points
+    shown as penalties (unsigned, fewest best, K12), each seat's place in the deal, and the
+    settlement's columns (tricks, who takes a penalty point)."""
+    t = _UI.get(lang, _UI["en"])
+    d = state.deal
+    out = {"title": t["title"], "goal": t["goal"], "special_cards": list(t["special"]),
+           "ledger": {"title": t["ledger"], "signed": False, "best": "low"}, "pot": None,
+           "keys": {"pass_cards": "u", "play": "y"}, "columns": [t["deal"]]}
+    if d is not None:
+        cells = []
+        for s in range(d.n):
+            if d.losers is not None and s in d.losers:
+                word = t["loser"]
+            elif not d.active[s]:
+                word = t["out"]
+            elif d.phase == PASS and d.chosen[s] is not None:
+                word = t["chosen"]
+            else:
+                word = t["playing"]
+            cells.append([word])
+        out["cells"] = cells
+    if state.reports:
+        r = state.reports[-1]
+        losers = set(r.get("losers") or ())
+        n = state.players
+        out["report"] = {"columns": [{"title": t["tricks"], "cells": [str(x) for x in r.get("tricks") or [0] * n]},
+                                     {"title": t["result"], "cells": [t["penalty"] if s in losers else "—"
+                                                                      for s in range(n)]}], "notes": []}
+    return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from frapnet.cards import card_key, format_card, SUIT_SYMBOLS, SUITS
+from frapnet.cards import card_text, card_key, format_card, SUIT_SYMBOLS, SUITS
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_SUIT, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
@@ -395,6 +395,13 @@ def _sym(card):
     return format_card(card, symbols=True)
 
 
+def _faces(lang):
+    """``(_sym, _syms)`` naming cards in ``lang`` (Russian В Д К Т for J Q K A; jokers told apart)."""
+    def one(card):
+        return card_text(card, lang)
+    return one, lambda cards: " ".join(one(c) for c in cards)
+
+
 def _phase_rule(d):
     """The rule an out-of-turn action or a verb the moment does not allow names
     (record-format.md): L7 exchange, L10 declaring (trick won, next lead not yet made), L8 play."""
@@ -691,6 +698,7 @@ _LABELS = {
 
 @hookimpl
 def frapnet_action_label(state, seat, action, lang):
+    _sym, _syms = _faces(lang)
     labels = _LABELS.get(lang, _LABELS["en"])
     verb = action[0]
     if verb == "exchange":
@@ -731,6 +739,7 @@ _EVENTS = {
 @hookimpl
 def frapnet_describe_event(state, event, names, lang):
     """La Krap's events in plain words (English or Russian), e.g. "Olga declares K+Q ♥ (+5)"."""
+    _sym, _syms = _faces(lang)
     t = _EVENTS.get(lang, _EVENTS["en"])
     kind = event.get("type")
 
@@ -776,3 +785,75 @@ def frapnet_describe_event(state, event, names, lang):
             text += t["match_over"].format(who=", ".join(name(s) for s in r["winners"]))
         return text
     return None
+
+
+# --- what the screen shows (frapnet_view_ui; design.md principles 3 and 10) ----------------------
+
+TEAM_MARKS = {"red": "♥", "black": "♠", "joker": "★"}
+NEUTRAL_MARK = "×"
+TEAM_CARD_MARK = "◆"
+
+_UI = {
+    "en": {"title": "La Krap", "points": "points", "team": "team card", "declared": "declared",
+           "goal": "Win tricks with your team: each side scores its tricks squared, +5 per K+Q declared; "
+                   "the match ends when someone reaches {target} points (L5, L12).",
+           "special": ["Jokers are the two top trumps of the turn-up suit, the red joker RJk above the black BJk (L3).",
+                       "A card identical to an earlier one neutralises both; a 2 neutralises every earlier card of "
+                       "its suit; the 5♣ neutralises itself and every earlier card but the one just before it (L11)."],
+           "legend": ["♥ red team, ♠ black team, ★ joker team (team cards, L5); no mark: playing alone.",
+                      "× after a card in the trick: neutralised (L11). ◆ on a card of your hand: your team card."],
+           "tricks": "tricks", "deal_points": "deal points"},
+    "ru": {"title": "Ла крап", "points": "очки", "team": "карта команды", "declared": "объявлено",
+           "goal": "Берите взятки командой: каждая сторона получает квадрат своих взяток и +5 за объявленных "
+                   "короля и даму; партия кончается, когда кто-то наберёт {target} очков (L5, L12).",
+           "special": ["Джокеры — два старших козыря масти вскрышки: красный КДж выше чёрного ЧДж (L3).",
+                       "Одинаковая карта нейтрализует обе; двойка нейтрализует все прежние карты своей масти; "
+                       "5♣ нейтрализует себя и все прежние карты, кроме сыгранной прямо перед ней (L11)."],
+           "legend": ["♥ красная команда, ♠ чёрная, ★ команда джокеров (карты команды, L5); без знака — играет один.",
+                      "× после карты во взятке: нейтрализована (L11). ◆ на карте вашей руки: ваша карта команды."],
+           "tricks": "взятки", "deal_points": "очки за сдачу"},
+}
+
+
+def team_colour(card) -> str:
+    """L5: ``"red"``, ``"black"`` (the 5♣ included) or ``"joker"`` for a team card."""
+    return "joker" if card in JOKERS else "red" if card[-1] in "HD" else "black"
+
+
+@hookimpl
+def frapnet_view_ui(state, seat, lang):
+    """La Krap's words for the screen (en/ru): the goal and special cards (jokers L3, L11), team
+    markers next to names (L5; none for a lone player), your team card marked on your hand,
+    neutralised cards marked in the trick (L11), the team card and declarations per seat, and the
+    settlement's columns (tricks, deal points)."""
+    t = _UI.get(lang, _UI["en"])
+    d = state.deal
+    out = {"title": t["title"], "goal": t["goal"].format(target=state.options["target"]),
+           "special_cards": list(t["special"]), "legend": list(t["legend"]),
+           "ledger": {"title": t["points"], "signed": False}, "pot": None,
+           "keys": {"declare": "k", "exchange": "e", "play": "y"}, "columns": [t["team"], t["declared"]]}
+    if d is not None:
+        _sym, _syms = _faces(lang)
+        marks = [""] * d.n
+        for side in d.sides:
+            if len(side) > 1:
+                for s in side:
+                    marks[s] = TEAM_MARKS[team_colour(d.team_cards[s])]
+        out["marks"] = marks
+        out["cells"] = [[_sym(d.team_cards[s]),
+                         " ".join("K" + SUIT_SYMBOLS[x] + "Q" + SUIT_SYMBOLS[x] for x in d.declared[s])]
+                        for s in range(d.n)]
+        if seat is not None and d.team[seat] is not None:
+            out["card_marks"] = {d.team[seat]: TEAM_CARD_MARK}
+        if d.trick:
+            out["trick_marks"] = [NEUTRAL_MARK if x else "" for x in neutralised(d.trick, d.eff)]
+        if d.last_trick:
+            dead = set(d.last_neutralised or ())
+            out["last_trick_marks"] = [NEUTRAL_MARK if s in dead else "" for s, _c in d.last_trick]
+    if state.reports:
+        r = state.reports[-1]
+        n = state.players
+        dp = r.get("deal_points") or [0] * n
+        out["report"] = {"columns": [{"title": t["tricks"], "cells": [str(x) for x in r.get("tricks") or [0] * n]},
+                                     {"title": t["deal_points"], "cells": [f"+{x}" for x in dp]}], "notes": []}
+    return out

@@ -12,7 +12,7 @@ at every moment (N2, as F6). Pure: no I/O, no Twisted, no clock.
 """
 from __future__ import annotations
 
-from frapnet.cards import SUIT_SYMBOLS, card_key, format_card, pack as make_pack, rank_value
+from frapnet.cards import card_text, SUIT_SYMBOLS, card_key, format_card, pack as make_pack, rank_value
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
@@ -230,6 +230,13 @@ def frapnet_legal_actions(state, seat):
 
 def _sym(card):
     return format_card(card, symbols=True)
+
+
+def _faces(lang):
+    """``(_sym, _syms)`` naming cards in ``lang`` (Russian В Д К Т for J Q K A; jokers told apart)."""
+    def one(card):
+        return card_text(card, lang)
+    return one, lambda cards: " ".join(one(c) for c in cards)
 
 
 def _bid_text(rank):
@@ -535,6 +542,7 @@ _LABELS = {
 @hookimpl
 def frapnet_action_label(state, seat, action, lang):
     """A short label in English or Russian, e.g. "Bid 3", "Здесь (взять заявку 4)", "Play 10♥"."""
+    _sym, _syms = _faces(lang)
     t = _LABELS.get(lang, _LABELS["en"])
     verb = action[0]
     if verb == "bid":
@@ -590,6 +598,7 @@ _EVENTS = {
 @hookimpl
 def frapnet_describe_event(state, event, names, lang):
     """Napoleon's events in plain words, English or Russian (e.g. "Olga says here, taking the bid of 4")."""
+    _sym, _syms = _faces(lang)
     t = _EVENTS.get(lang, _EVENTS["en"])
     kind = event.get("type")
 
@@ -637,3 +646,51 @@ def frapnet_describe_event(state, event, names, lang):
             text += t["into"].format(treasure=r["to_treasure"])
         return text + t["after"].format(pot=r["pot_after"])
     return None
+
+
+# --- what the screen shows (frapnet_view_ui; design.md principles 3 and 10) ----------------------
+
+_UI = {
+    "en": {"title": "Napoleon", "treasure": "treasure", "bid": "bid",
+           "goal": "Bid the tricks of five you will take, then take them: every other player pays the "
+                   "declarer stake × bid, or is paid it; a bid for Napoleon plays for the treasure (N4, N8).",
+           "special": ["No turn-up: the declarer's first lead sets trumps (N6)."],
+           "calls": {"pass": "pass", "here": "here", "napoleon": "Napoleon", "bid": "bid {n}"},
+           "tricks": "tricks", "made": "The declarer made the bid.", "failed": "The declarer failed the bid."},
+    "ru": {"title": "Наполеон", "treasure": "клад", "bid": "заявка",
+           "goal": "Заявите, сколько взяток из пяти возьмёте, и возьмите их: каждый платит играющему "
+                   "ставку × заявку или получает её; заявка «за Наполеона» играет на клад (N4, N8).",
+           "special": ["Вскрышки нет: первый ход играющего задаёт козырь (N6)."],
+           "calls": {"pass": "пас", "here": "здесь", "napoleon": "Наполеон", "bid": "заявка {n}"},
+           "tricks": "взятки", "made": "Играющий выполнил заявку.", "failed": "Играющий не выполнил заявку."},
+}
+
+
+def _call_word(call, t):
+    if call is None:
+        return ""
+    if isinstance(call, int) and not isinstance(call, bool):
+        return t["calls"]["bid"].format(n=call)
+    return t["calls"].get(call, str(call))
+
+
+@hookimpl
+def frapnet_view_ui(state, seat, lang):
+    """Napoleon's words for the screen (en/ru): goal, the treasure, the call column, keys
+    (``n`` for Napoleon, ``h`` here), the settlement's columns (tricks, the declarer's bid) and
+    whether the bid was made."""
+    t = _UI.get(lang, _UI["en"])
+    d = state.deal
+    out = {"title": t["title"], "goal": t["goal"], "special_cards": list(t["special"]), "pot": t["treasure"],
+           "keys": {"napoleon": "n", "here": "h", "pass": "p", "buy": "u", "play": "y"}, "columns": [t["bid"]]}
+    if d is not None:
+        out["cells"] = [[_call_word(d.calls[s], t)] for s in range(d.n)]
+    if state.reports:
+        r = state.reports[-1]
+        n = state.players
+        decl = r.get("declarer")
+        bid = [_call_word(r.get("bid"), t) if s == decl else "" for s in range(n)]
+        out["report"] = {"columns": [{"title": t["tricks"], "cells": [str(x) for x in r.get("tricks") or [0] * n]},
+                                     {"title": t["bid"], "cells": bid}],
+                         "notes": [t["made"] if r["made"] else t["failed"]] if isinstance(r.get("made"), bool) else []}
+    return out
