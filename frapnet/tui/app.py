@@ -28,7 +28,6 @@ from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.containers import ConditionalContainer, DynamicContainer
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
-from prompt_toolkit.data_structures import Point
 from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
@@ -37,9 +36,9 @@ from frapnet.tui import render
 from frapnet.tui.i18n import translation
 from frapnet.tui.model import Screen
 
-GAME_KEYS = (list("abcdefghijklmnopqrstuvwxyz0123456789?./")
-             + ["left", "right", "up", "down", "home", "end", "enter", "space", "escape", "f1", "tab",
-                "c-c", "c-d"])
+GAME_KEYS = (list("abcdefghijklmnopqrstuvwxyz0123456789?./=!")
+             + ["left", "right", "up", "down", "home", "end", "enter", "space", "escape", "f1", "f2", "f3", "tab",
+                "pageup", "pagedown", "c-c", "c-d"])
 _PTK_KEY = {"space": " ", "enter": "enter", "tab": "tab"}
 
 
@@ -117,9 +116,8 @@ class ClientApp:
 
         self.top = Window(FormattedTextControl(self._top, focusable=True, show_cursor=False),
                           height=self._top_height, wrap_lines=False)
-        self.log = Window(FormattedTextControl(lambda: render.log_lines(s, self._width()), show_cursor=False,
-                                               get_cursor_position=self._log_end),
-                          wrap_lines=True)
+        self.log = Window(FormattedTextControl(lambda: render.log_window(s, self._width(), self._log_height()),
+                                               show_cursor=False), wrap_lines=False)
         self.chat_line = TextArea(multiline=False, prompt=s._("say> "), height=1,
                                   accept_handler=self._send_chat, style="class:chat")
         status = Window(FormattedTextControl(lambda: render.status_bar(s, self._width())), height=1)
@@ -137,6 +135,7 @@ class ClientApp:
         main = HSplit([self.top, rule, self.log, self.chat_line, status])
         self.root = FloatContainer(body, floats=[
             overlay("settlement", lambda: render.settlement(s)),
+            overlay("scores", lambda: render.score_sheet(s)),
             overlay("help", lambda: render.help_screen(s)),
             overlay("quit", lambda: render.quit_dialog(s)),
         ])
@@ -181,10 +180,10 @@ class ClientApp:
         lines = sum(f[1].count("\n") for f in frags) + 1
         return Dimension.exact(min(lines, max(1, self._rows() - 4)))
 
-    def _log_end(self) -> Point:
-        """The log window follows its last (wrapped) line."""
-        lines = sum(f[1].count("\n") for f in render.log_lines(self.screen, self._width()))
-        return Point(0, lines)
+    def _log_height(self) -> int:
+        """Rows left for the log pane: the terminal less the table, the rule, chat and status lines."""
+        top = self._top_height().preferred
+        return max(1, self._rows() - top - 3)
 
     def _click(self, key: str):
         def handler(ev):
@@ -230,6 +229,16 @@ class ClientApp:
                 self.quit()
         self.app.invalidate()
 
+    def ring_if_due(self) -> None:
+        """The terminal bell, when the screen says it is due (your turn, bell on)."""
+        if self.screen.ring:
+            self.screen.ring = False
+            try:
+                self.app.output.bell()
+                self.app.output.flush()
+            except Exception:  # noqa: BLE001 - a terminal without a bell
+                pass
+
     def _send_chat(self, buff) -> bool:
         text = buff.text.strip()
         if text:
@@ -249,6 +258,7 @@ class ClientApp:
                 self.app.exit(result=0)
 
     def refresh(self) -> None:
+        self.ring_if_due()
         self.app.invalidate()
 
 
@@ -409,6 +419,9 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     if failure.get("message"):
         print(f"frapnet: {failure['message']}", file=sys.stderr)
         return 2
+    standings = screen.standings_text()
+    if standings:  # on the restored terminal, after the full screen is gone
+        print(standings, flush=True)
     return code if isinstance(code, int) else 0
 
 

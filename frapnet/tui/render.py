@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from frapnet.tui.model import SUIT_SYMBOLS, Screen, card_face, card_red, help_lines
+from frapnet.tui.faces import SUIT_SYMBOLS, card_face, card_red
+from frapnet.tui.model import Screen, help_lines
+from frapnet.tui.scores import amount_text
 from frapnet.tui.text import cut, fmt_amount, pad, safe_name, safe_text, width, wrap
+from frapnet.tui.viewdata import in_deal
 
 CARD_W = 5  # cells per card box, plus one space between cards
 
@@ -26,15 +29,16 @@ def header(s: Screen, w: int) -> list:
     """Two lines: table, game, deal, pot; trump, turn-up, talon, phase."""
     _ = s._
     v = s.view or {}
-    title = safe_text(v.get("title") or (s.welcome or {}).get("title") or v.get("game") or "frapnet", 20)
+    title = s.ui.get("title") or safe_text(v.get("title") or (s.welcome or {}).get("title") or v.get("game")
+                                           or "frapnet", 20)
     table = safe_name(v.get("table") or (s.welcome or {}).get("table") or "", 24)
     left = f" frapnet · {title} · {table}"
     bits = []
     if isinstance(v.get("deal_no"), int) and v["deal_no"]:
         bits.append(_("deal {n}").format(n=v["deal_no"]))
-    if isinstance(v.get("pot"), int) and (v["pot"] or v.get("ledger") != "points"):  # no pot in points games
-        # Napoleon's pot is the treasure (its view says so)
-        bits.append((_("treasure {n}") if "treasure" in v else _("pot {n}")).format(n=v["pot"]))
+    pot_word = s.pot_word() if s.view is not None else None
+    if isinstance(v.get("pot"), int) and pot_word:  # the game names its pot (Napoleon: treasure); none: no pot
+        bits.append(f"{pot_word} {v['pot']}")
     right = " · ".join(bits) + " "
     line1 = [("class:title", pad(left, max(0, w - width(right)))), ("class:title.right", right)]
     parts = []
@@ -43,14 +47,14 @@ def header(s: Screen, w: int) -> list:
                                                  SUIT_SYMBOLS[s.trump])]
     tu = v.get("turn_up")
     if isinstance(tu, str) and tu:
-        parts += [("", "  " + _("turn-up") + " "), _card_inline(tu)]
+        parts += [("", "  " + _("turn-up") + " "), _card_inline(tu, s.lang)]
     elif s.turn_up_taken:
         parts += [("", "  " + _("turn-up") + " "), ("class:dim", _("taken"))]
     dead = v.get("dead_turn_ups")
     if isinstance(dead, list) and dead:  # F12: turn-ups gone dead after a passed-out round
         parts += [("class:dim", "  " + _("dead") + " ")]
         for c in dead[:4]:
-            parts += [_card_inline(c), ("", " ")]
+            parts += [_card_inline(c, s.lang), ("", " ")]
     if isinstance(v.get("talon"), int) and (v["talon"] > 0 or s.trump):
         parts += [("", "  " + _("talon {n}").format(n=v["talon"]))]
     if v.get("phase_label"):
@@ -65,8 +69,8 @@ def header(s: Screen, w: int) -> list:
     return line1 + [("", "\n")] + parts + [("", "\n")]
 
 
-def _card_inline(card) -> tuple:
-    return ("class:suit.red" if card_red(card) else "class:suit", card_face(card))
+def _card_inline(card, lang="en") -> tuple:
+    return ("class:suit.red" if card_red(card) else "class:suit", card_face(card, lang))
 
 
 def seats(s: Screen, w: int, compact: bool = False) -> list:
@@ -81,7 +85,10 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     last = s.show_last_trick or (not v.get("trick") and bool(v.get("last_trick")))
     trick = s.trick_cards(last=last)
     winner = v.get("last_winner") if last else None
-    ledger = _("points") if v.get("ledger") == "points" else _("balance")
+    led = s.ui.get("ledger") or {}
+    ledger = led.get("title") or (_("points") if v.get("ledger") == "points" else _("balance"))
+    signed = led.get("signed", True)
+    game_cols = list(s.ui.get("columns") or ())
     conn_words = {"connected": _("connected"), "reconnecting": _("reconnecting…"), "bot": _("computer"),
                   "empty": _("empty seat")}
     bal = v.get("balances") if isinstance(v.get("balances"), list) else []
@@ -89,11 +96,11 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     # amounts are never cut (F6: exact at any size): the balance column grows to fit
     bw = max([width(fmt_amount(b)) + 1 for b in bal if isinstance(b, int)] + [0])
     if not compact:
-        cols = (2, 20, 2, 15, 14, 7, max(11, bw))
-        head = ["", _("player"), "", _("state"), _("bid"), _("tricks"), ledger]
+        cols = (2, 20, 2, 15) + (14,) * len(game_cols) + (7, max(11, bw, width(ledger) + 1))
+        head = ["", _("player"), "", _("state")] + game_cols + [_("tricks"), ledger]
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
-        cols = (1, 12, 2, 2, 8, 3, max(7, bw))
+        cols = (1, 12, 2, 2) + (8,) * len(game_cols) + (3, max(7, bw))
         out = [("class:dim", " " + _("● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer")), ("", "\n")]
     cells = []
     for seat in range(n):
@@ -101,7 +108,9 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         turn = seat in s.to_act
         me = seat == s.seat
         you = " " + _("(you)")
-        name = (cut(s.name(seat), max(1, cols[1] - 1 - width(you))) + you) if me else s.name(seat)
+        mark = s.seat_mark(seat)
+        tail = (you if me else "") + (" " + mark if mark else "")
+        name = cut(s.name(seat), max(1, cols[1] - 1 - width(tail))) + tail
         conn = s.connection(seat)
         if compact:
             conn_txt = {"connected": "●", "reconnecting": "○", "bot": "⚙", "empty": "·"}.get(conn, "")
@@ -109,19 +118,20 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
             conn_txt = conn_words.get(conn, safe_text(conn, 13))
         b = bal[seat] if seat < len(bal) else None
         tricks = info.get("tricks")
-        fields = ["▶" if turn else "", name, "D" if v.get("dealer") == seat else "", conn_txt,
-                  _("blind") if compact and info.get("declaration") == "blind_frap" else s.seat_declaration(seat),
-                  str(tricks) if isinstance(tricks, int) else "",
-                  fmt_amount(b) if b is not None else ""]
+        fields = (["▶" if turn else "", name, "D" if v.get("dealer") == seat else "", conn_txt]
+                  + s.seat_cells(seat)
+                  + [str(tricks) if isinstance(tricks, int) else "", amount_text(b, signed) if b is not None else ""])
         style = "class:seat.turn" if turn else ("class:seat.me" if me else "")
         cst = "class:conn.bad" if conn == "reconnecting" else ""
         frags = []
         for i, (f, c) in enumerate(zip(fields, cols)):
             txt = pad(cut(f, c - 1), c) if c > 2 else pad(f, c)  # columns never run together
             frags.append((cst if i == 3 and cst else style, txt))
-        card = trick.get(seat)
+        card, tmark = trick.get(seat) or (None, "")
         if card:
-            frags.append(_card_inline(card))
+            frags.append(_card_inline(card, s.lang))
+            if tmark:
+                frags.append(("class:mark", tmark))
             if winner == seat:
                 frags.append(("class:winner", "★"))
         cells.append(frags)
@@ -141,8 +151,8 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     return out
 
 
-def _face(card) -> str:
-    f = card_face(card)
+def _face(card, lang="en") -> str:
+    f = card_face(card, lang)
     return f.ljust(3) if width(f) <= 3 else cut(f, 3)
 
 
@@ -198,6 +208,7 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         return out + [("", " ")] + top + [("", "\n"), ("", " ")] + mid + [("", "\n"), ("", " ")] + bot + \
             [("", "\n")] + lab + [("", "\n")]
     hand_cards = s.hand or []
+    marks = {k: cut(m, 1) for k, m in (s.ui.get("card_marks") or {}).items() if width(cut(m, 1)) == 1}
     top, mid, bot, keys = [("", " ")], [("", " ")], [("", " ")], [("", " ")]
     active = g is not None
     for i, c in enumerate(row):
@@ -211,9 +222,10 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         base = "class:card" + (".sel" if sel else "") + (".dim" if active and not ok else "")
         fst = base + (" class:card.red" if card_red(c) else " class:card.black")
         h = _h(click, f"card:{i}")
-        top.append(_frag(base, "╭─✓─╮" if sel else "╭───╮", h))
+        cmark = marks.get(c, "")
+        top.append(_frag(base, "╭─✓─╮" if sel else (f"╭─{cmark}─╮" if cmark else "╭───╮"), h))
         mid.append(_frag(base, "│", h))
-        mid.append(_frag(fst, _face(c), h))
+        mid.append(_frag(fst, _face(c, s.lang), h))
         mid.append(_frag(base, "│", h))
         bot.append(_frag(base, "╰───╯", h))
         digit = s.card_key(i) or " "
@@ -270,22 +282,59 @@ def actions(s: Screen, w: int, click: Callable | None = None) -> list:
     return out + [("", "\n")]
 
 
-def log_lines(s: Screen, w: int | None = None) -> list:
-    """The log pane: events, chat, status, errors and settlements, oldest first; with ``w`` each
-    line is wrapped at word boundaries to ``w`` cells (continuation lines indented)."""
+def log_rows(s: Screen, w: int | None = None) -> list[tuple[str, str]]:
+    """The log as screen rows ``(style, text)``, oldest first: events, chat, status, errors and
+    settlements; with ``w`` each line is wrapped at word boundaries to ``w`` cells
+    (continuation lines indented)."""
     styles = {"chat": "class:log.chat", "error": "class:log.error", "status": "class:log.status",
-              "settle": "class:log.settle", "system": "class:dim"}
+              "settle": "class:log.settle", "system": "class:dim", "rules": "class:log.rules"}
     out = []
     for kind, text in s.log:
         st = styles.get(kind, "")
         if w is None or width(text) <= w:
-            out += [(st, text), ("", "\n")]
+            out.append((st, text))
             continue
         first, *rest = wrap(text, w)
-        out += [(st, first), ("", "\n")]
+        out.append((st, first))
         for ln in wrap(" ".join(rest), max(1, w - 2)) if rest else ():
-            out += [(st, "  " + ln), ("", "\n")]
+            out.append((st, "  " + ln))
+    return out
+
+
+def log_lines(s: Screen, w: int | None = None) -> list:
+    """The whole log pane as formatted text (see :func:`log_rows`)."""
+    out = []
+    for st, text in log_rows(s, w):
+        out += [(st, text), ("", "\n")]
     if out:
+        out.pop()
+    return out
+
+
+def log_window(s: Screen, w: int, h: int) -> list:
+    """The ``h`` rows of the log the pane shows: the newest, or — scrolled back with PageUp
+    (``s.log_offset`` rows from the end, clamped here) — older ones, with a last row saying how
+    many newer rows there are."""
+    _ = s._
+    rows = log_rows(s, w)
+    h = max(1, h)
+    s.log_page = h
+    seen, s.log_rows_seen = s.log_rows_seen, len(rows)
+    if s.log_offset and len(rows) > seen:  # scrolled back: new lines come in below, the view stays put
+        s.log_offset += len(rows) - seen
+    s.log_offset = max(0, min(s.log_offset, len(rows) - h + 1)) if len(rows) > h - 1 else 0
+    if s.log_offset == 0:
+        shown = rows[-h:]
+        tail = []
+    else:
+        end = len(rows) - s.log_offset
+        shown = rows[max(0, end - (h - 1)):end]
+        tail = [("class:log.more", pad(" " + _("↓ {n} newer lines — PgDn").format(n=s.log_offset), w))]
+    out = []
+    for st, text in shown:
+        out += [(st, text), ("", "\n")]
+    out += tail
+    if out and out[-1] == ("", "\n"):
         out.pop()
     return out
 
@@ -300,7 +349,7 @@ def too_small(s: Screen, w: int, h: int) -> list:
 def status_bar(s: Screen, w: int) -> list:
     """The bottom line: key hints on the left, the connection on the right."""
     _ = s._
-    left = " " + _("? help · . last trick · Tab chat · q quit")
+    left = " " + _("? help · . last trick · = scores · Tab chat · q quit") + (" · ♪" if s.bell else "")
     st = {"connecting": _("connecting…"), "connected": _("connected"),
           "reconnecting": _("connection lost — reconnecting…"), "closed": _("disconnected")}.get(s.status, s.status)
     if s.closed is not None:
@@ -318,7 +367,15 @@ def status_bar(s: Screen, w: int) -> list:
 
 def help_screen(s: Screen) -> list:
     _ = s._
-    out = [("class:title", " " + _("Keys") + " "), ("", "\n\n")]
+    out = []
+    u = s.ui
+    if u.get("goal"):  # the game explains itself: its goal, special cards and marks
+        out += [("class:title", " " + (u.get("title") or "") + " "), ("", "\n")]
+        for line in [u["goal"]] + list(u.get("special_cards") or ()) + list(u.get("legend") or ()):
+            for part in wrap(line, 74):
+                out += [("", " " + part + "  \n")]
+        out += [("", "\n")]
+    out += [("class:title", " " + _("Keys") + " "), ("", "\n\n")]
     for keys, what in help_lines(_):
         out += [("class:key", " " + pad(keys, 18)), ("", what + "  \n")]  # a margin before the border
     out += [("", "\n"), ("class:dim", " " + _("Press any key to go back.") + "  ")]
@@ -334,50 +391,73 @@ def quit_dialog(s: Screen) -> list:
 
 
 def settlement(s: Screen) -> list:
-    """The settlement of the last deal: per seat the columns the report has (tricks; Frap's trick
-    money and remise, F23/F24; the declarer's bid; who lost; deal points), the change over the
-    deal and the balance or points after it; what happens to the pot (or treasure)."""
+    """The settlement of the last deal: per seat the game's columns (``ui.report``: Frap's tricks,
+    trick money and remise, F23/F24; the declarer's bid; who lost; deal points), the change over
+    the deal and the balance or points after it; the game's notes; what happens to the pot."""
     _ = s._
     st = s.settlement or {}
     out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
-    points = st.get("ledger") == "points"
-    spec = {"tricks": (_("tricks"), 8), "trick_money": (_("trick money"), 13), "remise": (_("remise"), 12),
-            "bid": (_("bid"), 12), "lost": (_("result"), 12), "deal_points": (_("deal points"), 13)}
-    keys = [k for k in st.get("cols", ()) if k in spec]
-
-    def cell(r, k):
-        x = r.get(k)
-        if k == "remise":
-            return str(x) if x else "—"
-        if k == "trick_money":
-            return "" if x is None else fmt_amount(x)
-        if k == "lost":
-            return "" if x is None else (_("loses") if x else "—")
-        if k == "deal_points":
-            return "" if x is None else str(x)
-        return "" if x is None else str(x)
-
-    head = [_("player")] + [spec[k][0] for k in keys] + [_("this deal"), _("points") if points else _("balance")]
-    mins = [18] + [spec[k][1] for k in keys] + [12, 12]
+    led = st.get("ledger") or {}
+    signed = led.get("signed", True)
+    head = [_("player")] + list(st.get("heads", ())) + [_("this deal"), led.get("title") or _("balance")]
+    mins = [18] + [10] * len(st.get("heads", ())) + [12, 12]
     rows = []
     for r in st.get("rows", ()):
-        rows.append(([r["name"]] + [cell(r, k) for k in keys]
-                     + ["" if r["net"] is None else fmt_amount(r["net"]),
-                        "" if r["balance"] is None else (str(r["balance"]) if points else fmt_amount(r["balance"]))],
+        rows.append(([r["name"]] + list(r["cells"])
+                     + ["" if r["net"] is None else amount_text(r["net"], signed),
+                        "" if r["balance"] is None else amount_text(r["balance"], signed)],
                      r["seat"] == s.seat))
-    # each column as wide as its widest figure or heading: amounts are never cut (F6)
-    cols = [max([mn, width(head[i]) + 1] + [width(vals[i]) + 1 for vals, _me in rows]) for i, mn in enumerate(mins)]
-    out.append(("class:colhead", " " + "".join(pad(h, c) for h, c in zip(head, cols)) + "\n"))
-    for vals, me in rows:
-        out.append(("class:seat.me" if me else "", " " + "".join(pad(x, c) for x, c in zip(vals, cols)) + "\n"))
-    if st.get("made") is not None:
-        out.append(("", "\n "))
-        out.append(("class:phase", _("The declarer made the bid.") if st["made"] else _("The declarer failed the bid.")))
+    out += _table(head, mins, rows)
+    for note in st.get("notes", ()):
+        out += [("", "\n "), ("class:phase", note)]
     sentence = s.pot_sentence()
     if sentence:
-        out.append(("", "\n "))
-        out.append(("class:phase", sentence))
-    out += [("", "\n\n"), ("class:dim", " " + _("Enter: continue"))]
+        out += [("", "\n "), ("class:phase", sentence)]
+    out += [("", "\n\n"), ("class:dim", " " + _("Enter: continue · = the score sheet"))]
+    return out
+
+
+def _table(head, mins, rows) -> list:
+    """Columns as wide as their widest figure or heading: amounts are never cut (F6)."""
+    cols = [max([mn, width(head[i]) + 1] + [width(vals[i]) + 1 for vals, _me in rows if i < len(vals)])
+            for i, mn in enumerate(mins)]
+    out = [("class:colhead", " " + "".join(pad(h, c) for h, c in zip(head, cols)).rstrip() + "\n")]
+    for vals, me in rows:  # no trailing blanks: a row one cell too wide for the box would wrap
+        out.append(("class:seat.me" if me else "", " " + "".join(pad(x, c) for x, c in zip(vals, cols)).rstrip() + "\n"))
+    return out
+
+
+def score_sheet(s: Screen) -> list:
+    """The score sheet: one row per deal settled (each player's change over the deal, then the
+    running total in brackets), and the standings at the end of the match."""
+    _ = s._
+    led = s.ui.get("ledger") or {}
+    signed = led.get("signed", True)
+    n = s.players
+    out = [("class:title", " " + _("Score sheet") + " — " + (led.get("title") or _("balance")) + " "), ("", "\n\n")]
+    rows = s.score_rows()
+    if not rows:
+        return out + [("class:dim", " " + _("No deal has been settled yet.")), ("", "\n\n"),
+                      ("class:dim", " " + _("Press any key to go back.") + " ")]
+    cell_w = max(10, min(18, (100 - 8) // max(1, n)))
+    head = [_("deal")] + [cut(s.name(i), cell_w - 1) for i in range(n)]
+    body = []
+    for dn, net, after in rows[-15:]:  # the latest deals; the totals row covers the rest
+        cells = []
+        for i in range(n):
+            c = "" if net[i] is None else amount_text(net[i], signed)
+            t = "" if after[i] is None else amount_text(after[i], signed)
+            cells.append(f"{c} ({t})" if c and t else (f"({t})" if t else c or "—"))
+        body.append(([str(dn)] + cells, False))
+    tot = s.totals() or []
+    body.append(([_("total")] + [amount_text(tot[i], signed) if i < len(tot) else "" for i in range(n)], True))
+    out += _table(head, [6] + [cell_w] * n, body)
+    if s.final_deal and not in_deal(s.view or {}):
+        out += [("", "\n "), ("class:phase", _("Final standings:") + " " + ", ".join(
+            f"{place}. {name} {amount_text(total, signed)}" for place, name, total in s.standings()))]
+    if len(rows) > 15:
+        out += [("", "\n "), ("class:dim", _("(the last 15 of {n} deals)").format(n=len(rows)))]
+    out += [("", "\n\n"), ("class:dim", " " + _("Press any key to go back.") + " ")]
     return out
 
 
@@ -392,6 +472,7 @@ STYLE = {
     "seat.turn": "bold #ffd75f",
     "seat.me": "bold",
     "winner": "bold #ffd75f",
+    "mark": "bold #ff87ff",
     "conn.bad": "bold #ff5f5f",
     "yourturn": "bold reverse #ffd75f",
     "card": "bg:#eeeeee #000000",
@@ -410,6 +491,8 @@ STYLE = {
     "log.error": "#ff5f5f",
     "log.status": "bold #ffaf5f",
     "log.settle": "bold #ffd75f",
+    "log.rules": "#87afff",
+    "log.more": "reverse #888888",
     "status": "reverse",
     "status.ok": "reverse #5faf5f",
     "status.bad": "reverse bold #ff5f5f",
