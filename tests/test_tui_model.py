@@ -303,15 +303,20 @@ def test_F23_F24_settlement_shows_tricks_money_remises_and_balances(gap):
     rep = st.reports[-1]
     assert s.overlay == "settlement"
     rows = s.settlement["rows"]
-    assert [r["tricks"] for r in rows] == rep["tricks"]
-    assert [r["remise"] for r in rows] == rep["remises"]
+    heads = s.settlement["heads"]
+    assert heads == ["tricks", "trick money", "remise"]
+
+    def col(title):
+        return [r["cells"][heads.index(title)] for r in rows]
+    assert col("tricks") == [str(t) for t in rep["tricks"]]
+    assert col("remise") == [str(x) if x else "—" for x in rep["remises"]]
     assert [r["balance"] for r in rows] == st.balances
     assert [r["net"] for r in rows] == st.balances  # first deal: from 0 (antes included, F5)
     P = 400
-    if gap:
-        assert [r["trick_money"] for r in rows] == [None] * 4
-    else:
-        assert [r["trick_money"] for r in rows] == [t * P // 4 for t in rep["tricks"]]  # F23
+    # F23 and issue #10 item 5: the trick money comes from the deal's result, so a connection
+    # dropped mid-deal (gap) shows it as well as one that saw every trick
+    assert col("trick money") == [f"+{t * P // 4}" if t else "—" for t in rep["tricks"]]
+    assert rep["trick_money"] == [t * P // 4 for t in rep["tricks"]]
     assert sum(st.balances) + st.pot == 0  # F6
     line = s.settlement_line()
     for r in rows:
@@ -516,14 +521,15 @@ def test_F6_amounts_beyond_64_bits_are_shown_exactly():
               "balances": [-big - 100, 0 - 100 + 400]}
     s.set_view({"players": 2, "seat": 0, "deal_no": 1, "to_act": [], "names": ["Olga", "Ivan"],
                 "balances": report["balances"], "pot": big, "last_report": None, "phase": "play"})
+    ui = {"pot": "pot", "report": {"columns": [{"title": "remise", "cells": [str(big), "—"]}], "notes": []}}
     s.set_view({"players": 2, "seat": 0, "deal_no": 1, "to_act": [], "names": ["Olga", "Ivan"],
-                "balances": report["balances"], "pot": big, "last_report": report})
+                "balances": report["balances"], "pot": big, "last_report": report, "ui": ui})
     seats = text_of(render.seats(s, 80))
     assert f"−{big + 100}" in seats and "+300" in seats
     assert f"pot {big}" in text_of(render.header(s, 80))
     box = text_of(render.settlement(s))
     assert str(big) in box and f"−{big + 100}" in box
-    assert f"remise {big}" in s.settlement_line() and f"Pot {big} carried" in box
+    assert f"Olga −{big + 100}" in s.settlement_line() and f"Pot {big} carried" in box
 
 
 def test_F12_a_passed_out_round_shows_the_new_trump_and_the_dead_turn_up():
@@ -539,26 +545,27 @@ def test_F12_a_passed_out_round_shows_the_new_trump_and_the_dead_turn_up():
 
 def test_F27_joining_player_is_shown_every_option_and_house_rule():
     """F27: the table shows every option and house rule to every joining player (once, not
-    again on a reconnect's welcome); hostile text in them is neutralised."""
+    again on a reconnect), in the player's language (issue #10 item 9: no English left in
+    Russian); hostile text in them is neutralised."""
     from frapnet.tui.model import Screen
     from frapnet.tui import i18n
 
-    welcome = {"type": "welcome", "game": "frap", "title": "Frap", "seat": 0,
-               "options": {"deck": "auto", "ante": 200, "cut_in": False, "graded_remise": True,
-                           "revoke": "refuse"},
-               "house_rules": ["five_card_frap", "evil\x1b[2J"]}
+    st = engine.new_match("frap", 4, {"ante": 200, "cut_in": False, "graded_remise": True})
     s = Screen()
-    s.set_welcome(welcome)
-    text = [t for _, t in s.log]
-    assert text[0] == ("Table rules — Frap: deck auto, ante 200, cut in off, graded remise on, "
-                       "revoke refuse")
-    assert text[1].startswith("House rules: five_card_frap, evil") and "\x1b" not in text[1]
-    s.set_welcome(welcome)
-    assert len(s.log) == 2
+    v = view(st, 0)
+    v["house_rules"] = ["five_card_frap", "evil\x1b[2J"]
+    s.set_view(v)
+    text = [t for k, t in s.log if k == "rules"]
+    assert text[0].startswith("Goal: Take tricks")
+    assert text[-2] == ("Table rules — Frap: deck auto, ante 200, cut-in off, graded remise on, "
+                        "revoke refused")
+    assert text[-1].startswith("House rules: five_card_frap, evil") and "\x1b" not in text[-1]
+    s.set_view(v)
+    assert len(s.log) == len(text)
     ru = Screen(i18n.translation("ru").gettext, "ru")
-    ru.set_welcome(dict(welcome, house_rules=[]))
-    assert [t for _, t in ru.log] == [
-        "Правила стола — Frap: deck auto, ante 200, cut in нет, graded remise да, revoke refuse",
+    ru.set_view(view(st, 0, "ru"))
+    assert [t for _, t in ru.log][-2:] == [
+        "Правила стола — Фрап: колода авто, взнос 200, подрезка нет, ремиз по ступеням да, ренонс не принимается",
         "Домашние правила: нет"]
 
 
@@ -593,9 +600,11 @@ def test_K_L_points_settlement_shows_points_not_frap_columns(game, registry):
     assert [r["balance"] for r in rows] == after
     assert [r["net"] for r in rows] == [a - b for a, b in zip(after, prev)]
     line = scr.log[-1][1] if scr.log[-1][0] == "settle" else [t for k, t in scr.log if k == "settle"][-1]
-    assert "antes" not in line and f"{NAMES[1]} {render.fmt_amount(after[1] - prev[1])}" in line
+    assert "antes" not in line and f"{NAMES[1]} {after[1] - prev[1]}," in line  # points: no sign
     if game == "frak_you":
-        assert "loses" in txt  # K*: the deal's losers
+        assert "+1 penalty" in txt and "penalty points" in txt  # K12: the deal's losers, as penalties
+    else:
+        assert "deal points" in txt  # L12
 
 
 def test_N_napoleon_settlement_calls_the_pot_treasure_and_shows_the_bid(registry):
@@ -604,7 +613,9 @@ def test_N_napoleon_settlement_calls_the_pot_treasure_and_shows_the_bid(registry
     rep, prev = st.reports[-1], st.reports[-2]
     rows = scr.settlement["rows"]
     assert [r["net"] for r in rows] == [a - b for a, b in zip(rep["balances"], prev["balances"])]
-    assert rows[rep["declarer"]]["bid"]
+    heads = scr.settlement["heads"]
+    assert rows[rep["declarer"]]["cells"][heads.index("bid")] == (
+        "bid Napoleon" if rep["bid"] == "napoleon" else f"bid {rep['bid']}") or rep["bid"] == "napoleon"
     txt = text_of(render.settlement(scr))
     assert "antes" not in txt and "trick money" not in txt
     if rep["pot_after"]:
@@ -791,7 +802,7 @@ def test_seat_columns_never_run_together_and_compact_keeps_you_and_a_legend():
     assert "(you)" in compact and "● connected" in compact and "⚙ computer" in compact
     assert all(render.width(ln) <= 80 for ln in compact.splitlines())
     row = [ln for ln in compact.splitlines() if "(you)" in ln][0]
-    assert re.search(r"● blind +0 +−100", row), row  # F9: the blind frap, then tricks and balance apart
+    assert re.search(r"● blind … +0 +−100", row), row  # F9: the blind frap, then tricks and balance apart
 
 
 def model_help():
@@ -830,7 +841,7 @@ def test_F20_refusal_says_follow_suit_only_when_certain():
     assert s.message == "Q♠ cannot be played now: follow suit ♥ (F20)"
     ru = screen_at(st, 1, "ru")
     ru.press("2")
-    assert ru.message == "Q♠ сейчас нельзя: нужно ходить в масть ♥ (F20)"
+    assert ru.message == "Д♠ сейчас нельзя: нужно ходить в масть ♥ (F20)"  # issue #10 item 9: В Д К Т
     # seat 2 is not to act: nothing is offered, so nothing is certain
     s2 = screen_at(st, 2)
     s2.mode = None

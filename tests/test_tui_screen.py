@@ -1,0 +1,357 @@
+"""Issue #10's screen items, on the screen model with real engine views (no terminal).
+
+Item 2 (the cursor never starts on the card a player must not give away: F16, F17), item 3 (the
+log scrolls; the score sheet; final standings; the bell), item 4 (La Krap's teams, team card,
+jokers, neutralised cards L3/L5/L11; Frak You's goal and penalties K7/K8/K12), item 5 (trick
+money after a reconnect, F23), item 6 (revoke said, F22), item 8 (no next deal promised; names
+cut in the log), item 9 (Russian ranks В Д К Т), and the thin client: a throwaway game plugin
+with its own verbs and ui fields is played through frapnet/tui unchanged.
+"""
+from __future__ import annotations
+
+import io
+import random
+import re
+import sys
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from frapnet import engine
+from frapnet.plugins import default_registry
+from frapnet.testing import random_deals
+from frapnet.tui import i18n, render
+from frapnet.tui.model import Screen
+
+sys.path.insert(0, str(Path(__file__).parent))
+# the fixed decks and view helpers of the model tests
+from test_tui_model import HANDS, NAMES, act, deck_for, screen_at, table, text_of, view  # noqa: E402
+
+PLUGINS = Path(__file__).parent / "plugins"
+TUI = Path(__file__).resolve().parent.parent / "frapnet" / "tui"
+
+
+def host_feed(s: Screen, st, events, seat=0, lang="en", names=NAMES):
+    """As the host sends: each event with its text, then the seat's view."""
+    for ev in events:
+        s.add_event(dict(ev, text=engine.describe_event(st, ev, names[:st.players], lang)))
+    v = view(st, seat, lang)
+    v["names"] = (list(names) * 3)[:st.players]
+    s.set_view(v)
+
+
+# --- item 2: the cursor --------------------------------------------------------------------------
+
+def test_F16_after_a_blind_frapper_looks_the_cursor_is_not_on_the_top_trump():
+    """Issue #10 item 2: Olga blind-fraps, looks while buying: Enter must not mean "take the
+    turn-up, discard A♠" (her top trump); the cursor starts on her weakest card, 8♣."""
+    st = table(turn_up="7S")  # trump ♠; Olga holds A♠ K♥ 7♥ 8♣
+    st = act(st, 0, "blind_frap")
+    for seat in (1, 2, 3):
+        st = act(st, seat, "whist")
+    s = screen_at(st, 0)
+    assert s.hand is None
+    st = act(st, 0, "look")
+    s.set_view(view(st, 0))
+    assert s.mode == "take_trump" and s.row()[0] == "AS"
+    assert s.row()[s.cursor] == "7H"  # the lowest card that is not a trump
+    assert s.press("enter") == [("act", ["take_trump", "7H"])]
+
+
+def test_F17_after_cutting_in_with_the_turn_up_the_cursor_is_not_on_it():
+    """Issue #10 item 2: Anna looked, passed, then cut in with the turn-up 7♦ (trump, sorted
+    first): the discard cursor starts on her weakest other card, never on 7♦."""
+    st = table(options={"cut_in": True})
+    st = act(st, 3, "look")
+    st = act(st, 0, "frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    for seat in (0, 1, 2):
+        st = act(st, seat, "buy", ())
+    s = screen_at(st, 3)
+    assert s.hand is not None  # she had looked: the whole hand is new after the cut-in
+    st = act(st, 3, "cut_in_trump")
+    s.set_view(view(st, 3))
+    row = s.row()
+    assert s.mode == "discard" and row[0] == "7D"
+    want = engine.view(st, 3)["ui"]["cursor"]
+    assert want != "7D" and row[s.cursor] == want and want[-1] != "D"
+    assert s.press("enter") == [("act", ["discard", want])]
+
+
+# --- item 3: log, score sheet, standings, bell -----------------------------------------------------
+
+def test_pageup_scrolls_the_log_back_to_its_first_line_and_pagedown_returns():
+    s = Screen()
+    for i in range(60):
+        s.add_log("event", f"line {i}")
+    shown = text_of(render.log_window(s, 80, 6))
+    assert "line 59" in shown and "line 0\n" not in shown
+    for _ in range(20):
+        s.press("pageup")
+    shown = text_of(render.log_window(s, 80, 6))
+    assert shown.startswith("line 0\n") and "newer lines" in shown
+    s.add_log("event", "line 60")  # new lines do not move a scrolled-back log
+    assert text_of(render.log_window(s, 80, 6)).startswith("line 0\n")
+    for _ in range(30):
+        s.press("pagedown")
+    shown = text_of(render.log_window(s, 80, 6))
+    assert shown.endswith("line 60") and "newer" not in shown
+
+
+def _frap_deals(deals, seed=3, names=NAMES, lang="en", deals_limit=None):
+    st = engine.new_match("frap", 4, {})
+    s = Screen(i18n.translation(lang).gettext, lang)
+    if deals_limit:
+        s.set_welcome({"deals": deals_limit})
+    s.set_view(view(st, 0, lang))
+    rng = random.Random(seed)
+    for before, seat, action, after in random_deals(st, rng, deals):
+        if seat is None:
+            events = [{"type": "deal", "dealer": after.dealer, "deal_no": after.deal_no, "turn_up": "7S",
+                       "ante": 0, "pot": after.pot}]
+        else:
+            _st, events = engine.apply(before, seat, action)
+        host_feed(s, after, events if seat is not None else [], 0, lang, names)
+        st = after
+    return s, st
+
+
+def test_score_sheet_after_two_deals_shows_each_deal_and_running_totals_F23_F24():
+    s, st = _frap_deals(2)
+    rows = s.score_rows()
+    b1, b2 = st.reports[0]["balances"], st.reports[1]["balances"]
+    assert [r[0] for r in rows] == [1, 2]
+    assert rows[0][2] == b1 and rows[1][2] == b2
+    assert rows[0][1] == b1 and rows[1][1] == [b - a for a, b in zip(b1, b2)]
+    s.overlay = None
+    s.press("=")
+    assert s.overlay == "scores"
+    txt = text_of(render.score_sheet(s))
+    assert "Score sheet" in txt and "total" in txt
+    assert render.fmt_amount(b2[1] - b1[1]) + " (" + render.fmt_amount(b2[1]) + ")" in txt
+
+
+def test_final_standings_best_first_and_penalty_points_fewest_first_K12():
+    s, st = _frap_deals(2)
+    s.set_closing({"reason": "match over", "result": {"balances": st.balances, "pot": st.pot}})
+    text = s.standings_text()
+    order = sorted(range(4), key=lambda x: (-st.balances[x], x))
+    assert text.splitlines()[0] == "Final standings — Frap, 2 deals (balance):"
+    assert [ln.split(". ", 1)[1].split()[0] for ln in text.splitlines()[1:]] == [NAMES[i] for i in order]
+    fy = Screen()
+    reg = default_registry()
+    if "frak_you" not in reg.games:
+        pytest.skip("frak_you is not installed")
+    st = engine.new_match("frak_you", 3, {}, registry=reg)
+    v = engine.view(st, 0)
+    v.update(names=["Olga", "Ivan", "Pyotr"], balances=[3, 1, 2])
+    fy.set_view(v)
+    fy.final_result = [3, 1, 2]
+    fy.scores = {1: {"net": [1, 0, 1], "after": [3, 1, 2]}}
+    assert [r[1] for r in fy.standings()] == ["Ivan", "Pyotr", "Olga"]  # K12: fewest points win
+    assert "penalty points" in fy.standings_text() and "+" not in fy.standings_text()
+
+
+def test_bell_is_off_by_default_toggles_and_rings_when_it_becomes_your_turn():
+    st = table()
+    st = act(st, 0, "pass")
+    s = screen_at(st, 0)
+    assert not s.bell
+    assert s.press("!") == [("bell", True)] and s.bell
+    for seat in (1, 2, 3):
+        st = act(st, seat, "pass")  # round 2 starts with seat 0 again
+    assert not s.ring
+    s.set_view(view(st, 0))
+    assert s.my_turn and s.ring
+    s.ring = False
+    s.set_view(view(st, 0))
+    assert not s.ring  # still my turn: no second ring
+    assert s.press("!") == [("bell", False)]
+
+
+# --- item 5, 6, 8 ---------------------------------------------------------------------------------
+
+def test_F23_trick_money_after_a_reconnect_comes_from_the_deal_result():
+    """Issue #10 item 5: a client that (re)joins mid-deal, after tricks it never saw, shows the
+    trick money the deal's result says."""
+    st = engine.new_match("frap", 4, {})
+    st, _ = engine.start_deal(st, deck_for(HANDS, "7D", 3, 4), dealer=3)
+    for seat, a in [(0, ("frap",)), (1, ("whist",)), (2, ("whist",)), (3, ("whist",))]:
+        st = act(st, seat, *a)
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    while st.deal.played < 2:
+        st = act(st, st.to_act[0], *engine.legal_actions(st, st.to_act[0])[0])
+    s = screen_at(st, 0)  # the reconnect: a full view mid-deal, no trick event seen
+    while st.phase == engine.DEAL:
+        st, events = engine.apply(st, st.to_act[0], engine.legal_actions(st, st.to_act[0])[0])
+        host_feed(s, st, events)
+    rep = st.reports[-1]
+    heads = s.settlement["heads"]
+    money = [r["cells"][heads.index("trick money")] for r in s.settlement["rows"]]
+    assert money == [f"+{m}" if m else "—" for m in rep["trick_money"]]
+    assert any(rep["trick_money"]) and rep["trick_money"] == [t * 100 for t in rep["tricks"]]
+
+
+def test_F22_a_penalised_revoke_is_said_in_the_log_and_the_settlement():
+    st = table(options={"revoke": "penalize"})
+    st = act(st, 0, "frap")
+    for seat in (1, 2, 3):
+        st = act(st, seat, "whist")
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    s = screen_at(st, 1)
+    st, events = engine.apply(st, 0, ("play", "7H"))  # Olga leads ♥
+    host_feed(s, st, events, seat=1)
+    st, events = engine.apply(st, 1, ("play", "QS"))  # Ivan holds 9♥ and plays Q♠: a revoke
+    host_feed(s, st, events, seat=1)
+    assert "Ivan plays Q♠ — a revoke (F22)" in s.log[-1][1]
+    while st.phase == engine.DEAL:
+        st, events = engine.apply(st, st.to_act[0], engine.legal_actions(st, st.to_act[0])[0])
+        host_feed(s, st, events, seat=1)
+    rep = st.reports[-1]
+    assert 1 in rep["revokes"] and rep["remises"][1] >= st.deal.P
+    heads = s.settlement["heads"]
+    assert s.settlement["rows"][1]["cells"][heads.index("remise")] == f"{rep['remises'][1]} (revoke)"
+    assert "(revoke)" in text_of(render.settlement(s))
+
+
+def test_the_last_deal_of_a_match_never_says_carried_to_the_next_deal():
+    s, st = _frap_deals(1, deals_limit=1)
+    logged = " ".join(t for _k, t in s.log)
+    assert "Deal over" in logged and "next deal" not in logged and "carried" not in logged
+    assert "next deal" not in text_of(render.settlement(s))
+
+
+def test_names_are_cut_to_16_columns_in_the_log_as_in_the_seat_table():
+    long = "Konstantin Konstantinopolsky"
+    s, st = _frap_deals(1, names=[long, "Ivan", "Pyotr", "Anna"])
+    lines = [t for k, t in s.log if k in ("event", "settle")]
+    assert lines and all(long not in t for t in lines)
+    assert any("Konstantin Kons…" in t for t in lines)
+
+
+# --- item 9: Russian -----------------------------------------------------------------------------
+
+def test_russian_cards_use_the_rule_books_ranks_in_labels_log_and_hand():
+    st = table()
+    s = screen_at(st, 0, "ru")
+    st = act(st, 0, "look")
+    s.set_view(view(st, 0, "ru"))
+    hand = text_of(render.hand(s, 80))
+    assert "Т♠" in hand and "К♥" in hand and "A♠" not in hand and "K♥" not in hand
+    assert engine.view(st, 0, "ru")["ui"]["title"] == "Фрап"
+
+
+# --- item 4: La Krap and Frak You explain themselves ----------------------------------------------
+
+def _game_screen(game, seed=1, lang="en", deals=1):
+    reg = default_registry()
+    if game not in reg.games:
+        pytest.skip(f"{game} is not installed")
+    st = engine.new_match(game, 4, {}, registry=reg)
+    rng = random.Random(seed)
+    gen = random_deals(st, rng, deals)
+    before, seat, action, after = next(gen)
+    return after, gen
+
+
+def test_L5_L11_la_krap_shows_team_markers_the_team_card_jokers_and_neutralised_cards():
+    from frapnet_la_krap.plugin import neutralised, team_colour
+    st, gen = _game_screen("la_krap", seed=2, deals=6)
+    s = screen_at(st, 0)
+    d = st.deal
+    seats = text_of(render.seats(s, 100))
+    for side in d.sides:
+        for x in side:
+            mark = {"red": "♥", "black": "♠", "joker": "★"}[team_colour(d.team_cards[x])] if len(side) > 1 else ""
+            row = next(r for r in seats.splitlines() if NAMES[x] in r)
+            assert (mark in row) if mark else not any(m in row.split(NAMES[x])[1][:4] for m in "♥♠★")
+    hand = text_of(render.hand(s, 100))
+    assert "╭─◆─╮" in hand  # L4: your face-up team card
+    # find a trick with a neutralised card, then look at the trick column
+    for before, seat, action, after in gen:
+        if after.deal is not None and after.deal.trick and any(neutralised(after.deal.trick, after.deal.eff)):
+            s.set_view(view(after, 0))
+            dead = neutralised(after.deal.trick, after.deal.eff)
+            txt = text_of(render.seats(s, 100))
+            for (x, card), k in zip(after.deal.trick, dead):
+                row = next(r for r in txt.splitlines() if NAMES[x] in r)
+                face = render.card_face(card)
+                assert (face + "×" in row) == k
+            break
+    else:
+        pytest.fail("no trick with a neutralised card in this deal")
+    assert render.card_face("RJ") != render.card_face("BJ")  # L3: the red and the black joker
+    help_txt = text_of(render.help_screen(s))
+    assert "team card" in help_txt and "neutralised" in help_txt
+
+
+def test_K7_K8_K12_frak_you_states_its_goal_special_cards_and_penalties():
+    st, _gen = _game_screen("frak_you")
+    s = screen_at(st, 0)
+    goal = [t for k, t in s.log if k == "rules"]
+    assert goal[0].startswith("Goal: Get rid of your cards") and "penalty point" in goal[0]
+    assert any("3♣" in t and "K7" in t for t in goal) and any("A♠" in t and "K8" in t for t in goal)
+    seats = text_of(render.seats(s, 100))
+    assert "penalty points" in seats and "+" not in seats.split("penalty points")[1]
+
+
+# --- the thin client ----------------------------------------------------------------------------
+
+GAME_WORDS = ("frap", "whist", "treasure", "napoleon", "here", "cut_in", "blind", "remise", "trick_money",
+              "losers", "deal_points", "F20", "F16", "ante", "revoke", "joker")
+
+
+def test_tui_code_holds_no_game_words_or_rules():
+    """style.md 11 / design.md 3, 10: no string in frapnet/tui's code names a game's verb, bid,
+    report key or rule ID (docstrings and comments may explain)."""
+    found = []
+    for path in sorted(TUI.glob("*.py")):
+        toks = list(tokenize.generate_tokens(io.StringIO(path.read_text()).readline))
+        for i, tok in enumerate(toks):
+            if tok.type != tokenize.STRING:
+                continue
+            prev = toks[i - 1] if i else None
+            if (prev is None or prev.type in (tokenize.INDENT, tokenize.NEWLINE, tokenize.NL, tokenize.DEDENT,
+                                                  tokenize.ENCODING)) \
+                    and tok.string.startswith(('"""', "'''", 'r"""')):
+                continue  # a docstring
+            low = tok.string.lower()
+            found += [(path.name, tok.start[0], w) for w in GAME_WORDS if re.search(rf"\b{w.lower()}\b", low)]
+    assert not found, found
+    assert all(len(p.read_text().splitlines()) <= 500 for p in TUI.glob("*.py"))
+
+
+def test_a_game_the_client_never_heard_of_plays_from_its_view_alone():
+    """A throwaway plugin (tests/plugins/toy_lanterns.py) with new verbs (hum, wager N, trade
+    [cards], hang card) and ui fields is played to the end of a deal through the screen model."""
+    reg = default_registry([str(PLUGINS)])
+    st = engine.new_match("lanterns", 2, {}, registry=reg)
+    st, _ = engine.start_deal(st, list(engine.pack(st)), dealer=1)
+    s = screen_at(st, 0)
+    assert "[m] Hum a tune" in text_of(render.actions(s, 80))  # the game's key for its verb
+    assert [k for k, _l, _i in s.buttons()] == ["m", "1", "2", "3"]  # wager N: the digit N
+    seats = text_of(render.seats(s, 80))
+    assert "mood" in seats and "lanterns" in seats and "Olga (you) ☼" in seats
+    assert "Goal: Light the most lanterns" in s.log[0][1]
+    while st.phase == engine.DEAL:
+        seat = st.to_act[0]
+        s = screen_at(st, seat)
+        if st.deal.phase == "play" and st.deal.trick and seat == 1:
+            bad = [c for c in st.deal.hands[1] if c[-1] != st.deal.trick[0][1][-1]]
+            if bad and any(c[-1] == st.deal.trick[0][1][-1] for c in st.deal.hands[1]):
+                i = s.row().index(bad[0])
+                assert s.press(str(i + 1)) == [] and "stays dark" in s.message  # ui.refusals
+        intents = s.press("2" if st.deal.phase == "wager" else "enter")
+        assert intents and intents[0][0] == "act", (st.deal.phase, s.message)
+        st, events = engine.apply(st, seat, tuple(x if not isinstance(x, list) else tuple(x) for x in intents[0][1]))
+    s = Screen()
+    s.set_view(view(engine.new_match("lanterns", 2, {}, registry=reg), 0))
+    s.set_view(view(st, 0))
+    assert s.settlement is not None and s.settlement["heads"] == ["lit"]
+    box = text_of(render.settlement(s))
+    assert "The lanterns are counted." in box and "lanterns" in box
