@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from frapnet.cards import ALL_CARDS, CardError, card_key, parse_card, SUITS
-from frapnet.engine import present
+from frapnet.engine.present import ui as present_ui
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
 from frapnet.errors import RuleError
@@ -281,7 +281,7 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     if state.deal is not None:
         v.update(state.rules.view(state, seat, lang) or {})
     v["actions"] = _view_actions(state, seat, v.get("hand", ()), lang)
-    v["ui"] = present.ui(state, seat, lang)
+    v["ui"] = present_ui(state, seat, lang)
     return v
 
 
@@ -332,7 +332,7 @@ def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
         own.update(part if part is not None else (state.rules.view(state, seat, lang) or {}))
     hand = own["hand"] if "hand" in own else public.get("hand", ())
     own["actions"] = _view_actions(state, seat, hand, lang)
-    own["ui"] = present.ui(state, seat, lang)  # the seat's refusals, cursor and card marks
+    own["ui"] = present_ui(state, seat, lang)  # the seat's refusals, cursor and card marks
     return own
 
 

@@ -55,11 +55,10 @@ class KeysMixin:
             self.overlay = None
             return []
         if self.overlay in ("help", "scores"):
-            if key in ("pageup", "pagedown"):
-                return None
             self.overlay = None
-            if self.pending_scores:
-                self.pending_scores = False
+            self.pending_scores = False
+            if key in ("pageup", "pagedown", "q", "c-c", "c-d"):
+                return None  # the box closes and the key does its job (q leaves the table)
             return []
         return None
 

@@ -606,15 +606,15 @@ _UI = {
     "en": {"title": "Frak You", "ledger": "penalty points", "deal": "in the deal",
            "goal": "Get rid of your cards: the last two players still holding cards each take a penalty "
                    "point; the fewest penalty points win the match (K11, K12).",
-           "special": ["3♣ wins any trick it is in, unless the A♠ is in it too (K7).",
-                       "A♠: the card played right after it counts lowest and cannot win (K8)."],
+           "special": ["The three of clubs wins any trick it is in, unless the ace of spades is in it too (K7).",
+                       "The ace of spades: the card played right after it counts lowest and cannot win (K8)."],
            "playing": "playing", "out": "out", "chosen": "passed 3", "loser": "penalty",
            "tricks": "tricks", "result": "result", "penalty": "+1 penalty"},
     "ru": {"title": "Фрак Ю", "ledger": "штрафные очки", "deal": "в сдаче",
            "goal": "Избавьтесь от карт: двое последних, у кого остались карты, получают по штрафному "
                    "очку; партию выигрывает тот, у кого штрафных очков меньше (K11, K12).",
-           "special": ["3♣ берёт любую взятку, в которой лежит, если в ней нет Т♠ (K7).",
-                       "Т♠: карта, сыгранная сразу после него, считается младшей и не берёт (K8)."],
+           "special": ["Тройка треф берёт любую взятку, в которой лежит, если в ней нет туза пик (K7).",
+                       "Туз пик: карта, сыгранная сразу после него, считается младшей и не берёт (K8)."],
            "playing": "играет", "out": "вышел", "chosen": "отдал 3", "loser": "штраф",
            "tricks": "взятки", "result": "итог", "penalty": "+1 штраф"},
 }
@@ -622,7 +622,8 @@ _UI = {
 
 @hookimpl
 def frapnet_view_ui(state, seat, lang):
-    """Frak You's words for the screen (en/ru): the goal, the 3♣ and A♠ (K7, K8), penalty points
+    """Frak You's words for the screen (en/ru): the goal, the 3♣ and A♠ (K7, K8; named in words, so
+    no text looks like a card a seat might not see), penalty points
     shown as penalties (unsigned, fewest best, K12), each seat's place in the deal, and the
     settlement's columns (tricks, who takes a penalty point)."""
     t = _UI.get(lang, _UI["en"])

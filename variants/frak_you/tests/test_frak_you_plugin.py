@@ -76,7 +76,7 @@ def test_labels_and_event_texts(lang):
     assert engine.describe_event(st, play, names, lang) == {"en": "Pyotr plays 10♥", "ru": "Pyotr ходит 10♥"}[lang]
     assert engine.describe_event(st, {"type": "trick", "winner": 0, "to": "swap", "number": 2,
                                       "cards": [[0, "KS"], [1, "2S"], [2, "3S"]]}, names, lang).startswith(
-        {"en": "Olga wins the trick with K♠: a second trick", "ru": "Olga берёт вторую взятку подряд картой K♠"}[lang])
+        {"en": "Olga wins the trick with K♠: a second trick", "ru": "Olga берёт вторую взятку подряд картой К♠"}[lang])
 
 
 def test_view_generic_keys_and_play_labels():

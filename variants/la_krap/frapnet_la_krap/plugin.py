@@ -797,18 +797,19 @@ _UI = {
     "en": {"title": "La Krap", "points": "points", "team": "team card", "declared": "declared",
            "goal": "Win tricks with your team: each side scores its tricks squared, +5 per K+Q declared; "
                    "the match ends when someone reaches {target} points (L5, L12).",
-           "special": ["Jokers are the two top trumps of the turn-up suit, the red joker RJk above the black BJk (L3).",
-                       "A card identical to an earlier one neutralises both; a 2 neutralises every earlier card of "
-                       "its suit; the 5♣ neutralises itself and every earlier card but the one just before it (L11)."],
+           "special": ["Jokers are the two top trumps of the turn-up suit, the red joker above the black (L3).",
+                       "A card identical to an earlier one neutralises both; a two neutralises every earlier card of "
+                       "its suit; the five of clubs neutralises itself and every earlier card but the one just "
+                       "before it (L11)."],
            "legend": ["♥ red team, ♠ black team, ★ joker team (team cards, L5); no mark: playing alone.",
                       "× after a card in the trick: neutralised (L11). ◆ on a card of your hand: your team card."],
            "tricks": "tricks", "deal_points": "deal points"},
     "ru": {"title": "Ла крап", "points": "очки", "team": "карта команды", "declared": "объявлено",
            "goal": "Берите взятки командой: каждая сторона получает квадрат своих взяток и +5 за объявленных "
                    "короля и даму; партия кончается, когда кто-то наберёт {target} очков (L5, L12).",
-           "special": ["Джокеры — два старших козыря масти вскрышки: красный КДж выше чёрного ЧДж (L3).",
+           "special": ["Джокеры — два старших козыря масти вскрышки: красный выше чёрного (L3).",
                        "Одинаковая карта нейтрализует обе; двойка нейтрализует все прежние карты своей масти; "
-                       "5♣ нейтрализует себя и все прежние карты, кроме сыгранной прямо перед ней (L11)."],
+                       "пятёрка треф нейтрализует себя и все прежние карты, кроме сыгранной прямо перед ней (L11)."],
            "legend": ["♥ красная команда, ♠ чёрная, ★ команда джокеров (карты команды, L5); без знака — играет один.",
                       "× после карты во взятке: нейтрализована (L11). ◆ на карте вашей руки: ваша карта команды."],
            "tricks": "взятки", "deal_points": "очки за сдачу"},
@@ -822,7 +823,8 @@ def team_colour(card) -> str:
 
 @hookimpl
 def frapnet_view_ui(state, seat, lang):
-    """La Krap's words for the screen (en/ru): the goal and special cards (jokers L3, L11), team
+    """La Krap's words for the screen (en/ru): the goal and special cards (jokers L3, L11; named in
+    words, so no text looks like a card a seat might not see), team
     markers next to names (L5; none for a lone player), your team card marked on your hand,
     neutralised cards marked in the trick (L11), the team card and declarations per seat, and the
     settlement's columns (tricks, deal points)."""

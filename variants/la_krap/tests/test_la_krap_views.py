@@ -71,7 +71,7 @@ def test_L10_labels_and_view_while_declaring():
     labels = {tuple(a["action"]): a["label"] for a in v["actions"]}
     assert labels[("declare", "H")] == "Declare K+Q ♥ (+5)" and labels[("play", "KH")] == "Play K♥"
     ru = {tuple(a["action"]): a["label"] for a in engine.view(st, 0, "ru")["actions"]}
-    assert ru[("declare", "H")] == "Объявить короля и даму ♥ (+5)" and ru[("play", "KH")] == "Ход K♥"
+    assert ru[("declare", "H")] == "Объявить короля и даму ♥ (+5)" and ru[("play", "KH")] == "Ход К♥"
     st, _ = engine.apply(st, 0, ("declare", "H"))
     v = engine.view(st, 0)
     assert v["must_lead"] == ["KH", "QH"] and v["seats"][0]["declaration"] == "K♥Q♥"
@@ -85,7 +85,7 @@ def test_event_texts_en_ru():
     texts = [engine.describe_event(st, e, NAMES, "en") for e in events]
     assert texts == ["Nina deals; turn-up J♠: trumps ♠; teams Olga, Pavel / Ivan, Nina"]
     ru = engine.describe_event(st, events[0], NAMES, "ru")
-    assert ru == "Сдаёт Nina; открыта J♠: козыри ♠; команды Olga, Pavel / Ivan, Nina"
+    assert ru == "Сдаёт Nina; открыта В♠: козыри ♠; команды Olga, Pavel / Ivan, Nina"
     st, ev = engine.apply(st, 0, ("exchange", ("7D", "8D")))
     assert engine.describe_event(st, ev[0], NAMES, "en") == "Olga exchanges 2"
     assert engine.describe_event(st, ev[0], NAMES, "ru") == "Olga меняет 2"
@@ -116,7 +116,7 @@ def test_L11_event_text_names_neutralised_cards_and_leader_win():
     assert engine.describe_event(st, ev, NAMES, "en") == \
         "Olga takes trick 3 as the leader: no live card could win it; neutralised: A♥ A♥ 5♣"
     assert engine.describe_event(st, ev, NAMES, "ru") == \
-        "Olga берёт взятку 3 как первый ходивший: живых карт, способных взять, нет; нейтрализованы: A♥ A♥ 5♣"
+        "Olga берёт взятку 3 как первый ходивший: живых карт, способных взять, нет; нейтрализованы: Т♥ Т♥ 5♣"
 
 
 def test_L12_deal_end_text_and_match_winner():
