@@ -60,6 +60,18 @@ def drive(t: Tmux, until, timeout=60.0, keys=None) -> str:
     return screen
 
 
+def boxed(screen: str) -> list[str]:
+    """The lines inside a box drawn over the table (between its │ borders), stripped."""
+    return [ln.split("│")[1].strip() for ln in screen.splitlines() if ln.count("│") >= 2]
+
+
+def row_of(lines, start: str, screen: str) -> str:
+    for ln in lines:
+        if ln.startswith(start):
+            return ln
+    raise AssertionError(f"no line starting {start!r} in the box:\n{screen}")
+
+
 def replay(rec: Path) -> dict:
     out = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(rec), "--json"], capture_output=True,
                          text=True, timeout=60)
@@ -79,16 +91,14 @@ def test_score_sheet_after_two_deals_log_scrolls_to_its_first_line_and_standings
     rec = tmp_path / "m.json"
     t = Tmux(play_cmd(tmp_path, "--seed 11 --deals 2", f"--record {rec}"), 100, 30)
     try:
-        sheet = drive(t, lambda s: "Score sheet" in s, 90)
+        sheet = drive(t, lambda s: "Score sheet" in s and "Press any key" in s, 90)
         res = replay(rec)
         names = ["Olga", "Bot 2", "Bot 3", "Bot 4"]
         b1, b2 = res["deals"][0]["balances"], res["deals"][1]["balances"]
-        rows = {ln.split()[0]: ln for ln in sheet.splitlines() if re.match(r"│ (1|2|total) ", ln)} or \
-            {ln.strip("│ ").split()[0]: ln for ln in sheet.splitlines() if re.match(r"\s*│\s*(1|2|total)\s", ln)}
-        lines = [ln.strip(" │") for ln in sheet.splitlines()]
-        row1 = next(ln for ln in lines if ln.startswith("1 "))
-        row2 = next(ln for ln in lines if ln.startswith("2 "))
-        total = next(ln for ln in lines if ln.startswith("total"))
+        lines = boxed(sheet)
+        row1 = row_of(lines, "1 ", sheet)
+        row2 = row_of(lines, "2 ", sheet)
+        total = row_of(lines, "total", sheet)
         for s in range(4):
             assert f"{amount(b1[s])} ({amount(b1[s])})" in row1, (row1, b1)
             assert f"{amount(b2[s] - b1[s])} ({amount(b2[s])})" in row2, (row2, b2)
@@ -98,8 +108,10 @@ def test_score_sheet_after_two_deals_log_scrolls_to_its_first_line_and_standings
         t.wait(lambda s: "Score sheet" not in s, 5, "the sheet to close")
         for _ in range(40):
             t.keys("PageUp")
-        top = t.wait(lambda s: "Joining 127.0.0.1:" in s, 5, "the log's first line")
-        assert "newer lines" in top
+        top = t.wait(lambda s: "Goal: Take tricks" in s, 5, "the log's first line")
+        log = top.split("─" * 100)[-1].splitlines()
+        assert log[1].startswith("Goal: Take tricks") and "newer lines" in top  # the very first line
+        assert "Joining 127.0.0.1:" in top
         t.keys("q")
         done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 15, "frapnet to exit")
         assert "FRAPNET-EXIT=0" in done and "Final standings — Frap, 2 deals (balance):" in done
@@ -204,15 +216,16 @@ def test_a_reconnect_mid_deal_still_shows_the_trick_money_F23(tmp_path):
             s = drive(t, lambda s: "Enter: continue" in s, 60)
             res = replay(rec)
             rep = res["deals"][deal - 1]
-            heads = next(ln for ln in s.splitlines() if "trick money" in ln)
+            inner = [ln.split("│")[1] for ln in s.splitlines() if ln.count("│") >= 2]
+            heads = next(ln for ln in inner if "trick money" in ln)
             col = heads.index("trick money")
-            names = ["Olga", "Bot 2", "Bot 3"]
-            for seat, name in enumerate(names):
-                row = next(ln for ln in s.splitlines() if ln.strip(" │").startswith(name) and "remise" not in ln
-                           and ln.index(name) < col)
-                cell = row[col:col + 12].split()[0]
-                want = rep["tricks"][seat] * rep["trick_money"][seat] // max(1, rep["tricks"][seat])
+            for seat, name in enumerate(["Olga", "Bot 2", "Bot 3"]):
+                row = next(ln for ln in inner if ln.strip().startswith(name))
+                cell = row[col:].split()[0]
+                want = rep["trick_money"][seat]
                 assert cell == (f"+{want}" if want else "—"), (row, rep)
+            per_trick = {m // t for m, t in zip(rep["trick_money"], rep["tricks"]) if t}
+            assert len(per_trick) == 1  # F23: every trick pays the same quarter of the pot
             assert any(rep["trick_money"])
             return
         pytest.fail("no deal was played to a trick")
@@ -225,7 +238,7 @@ def test_a_reconnect_mid_deal_still_shows_the_trick_money_F23(tmp_path):
         host.wait(10)
 
 
-ALLOWED_LATIN = {"frapnet", "Bot", "Enter", "Tab", "PgDn", "PgUp", "Space", "Esc", "Home", "End"}
+ALLOWED_LATIN = {"frapnet", "Bot", "Enter", "Tab", "PgDn", "PgUp", "Space", "Esc", "Home", "End", "Ctrl"}  # names, keys
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
@@ -256,9 +269,14 @@ def test_a_russian_screen_has_no_english_word_outside_card_codes_and_names(tmp_p
         t.keys("?")
         screens.append(t.wait(lambda s: "Клавиши" in s, 5, "the help"))
         t.keys("Escape")
-        for _ in range(30):
+        for _ in range(40):  # the whole log, page by page, back to its first line
+            before = t.capture()
+            screens.append(before)
+            if "Цель: Берите взятки" in before:  # the log's first line
+                break
             t.keys("PageUp")
-        screens.append(t.wait(lambda s: "Правила стола — Фрап: колода авто" in s, 5, "the table rules"))
+            t.wait(lambda s: s != before, 5, "the log to scroll")
+        assert any("Правила стола — Фрап: колода авто" in s for s in screens)
         words = set()
         for s in screens:
             words |= set(re.findall(r"[A-Za-z]{2,}", s))

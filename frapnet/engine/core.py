@@ -332,7 +332,8 @@ def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
         own.update(part if part is not None else (state.rules.view(state, seat, lang) or {}))
     hand = own["hand"] if "hand" in own else public.get("hand", ())
     own["actions"] = _view_actions(state, seat, hand, lang)
-    own["ui"] = present_ui(state, seat, lang)  # the seat's refusals, cursor and card marks
+    ui = present_ui(state, seat, lang)  # the seat's refusals, cursor and card marks, if any
+    own["ui"] = public["ui"] if ui == public.get("ui") else ui  # else the public object: its bytes are reused
     return own
 
 

@@ -92,15 +92,14 @@ class Screen(KeysMixin, ScoresMixin):
 
     def _explain(self, view: dict) -> None:
         """Once: the game's goal and special cards, and the table's rules (F27: every option and
-        house rule is shown to every joining player), in the game's words."""
+        house rule is shown to every joining player), in the game's words, at the log's top."""
         self._explained = True
         u = view["ui"]
-        if u["goal"]:
-            self.add_log("rules", self._("Goal: {goal}").format(goal=u["goal"]))
-        for line in u["special_cards"]:
-            self.add_log("rules", line)
-        for line in table_rules_lines(view, self.welcome, self._):
-            self.add_log("rules", line)
+        lines = [self._("Goal: {goal}").format(goal=u["goal"])] if u["goal"] else []
+        lines += list(u["special_cards"]) + table_rules_lines(view, self.welcome, self._)
+        # at the top of the log, above the joining news, so a short log pane still shows the latest
+        for line in reversed(lines):
+            self.log.appendleft(("rules", safe_text(line)))
 
     def set_view(self, view: dict) -> None:
         """A new view from the host: recompute the offered actions, keep a still-valid selection;
