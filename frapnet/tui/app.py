@@ -136,7 +136,7 @@ class ClientApp:
         self.root = FloatContainer(body, floats=[
             overlay("settlement", lambda: render.settlement(s)),
             overlay("scores", lambda: render.score_sheet(s)),
-            overlay("help", lambda: render.help_screen(s)),
+            overlay("help", lambda: render.help_screen(s, self._rows(), self._width())),
             overlay("quit", lambda: render.quit_dialog(s)),
         ])
         self.app = Application(layout=Layout(self.root, focused_element=self.top), key_bindings=self._keys(),

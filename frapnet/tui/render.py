@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Callable
 
 from frapnet.tui.faces import SUIT_SYMBOLS, card_face, card_red
-from frapnet.tui.model import Screen, help_lines
+from frapnet.tui.model import Screen
 from frapnet.tui.scores import amount_text
 from frapnet.tui.text import cut, fmt_amount, pad, safe_name, safe_text, width, wrap
-from frapnet.tui.viewdata import in_deal
+from frapnet.tui.boxes import help_screen, quit_dialog, score_sheet, settlement  # noqa: F401 - the app draws them
 
 CARD_W = 5  # cells per card box, plus one space between cards
 
@@ -363,102 +363,6 @@ def status_bar(s: Screen, w: int) -> list:
         fair = [("class:status.ok", " " + _("✓ deal {n} fair").format(n=s.fair_deal) + " ")]
     used = width(right) + sum(width(t) for _s, t in fair)
     return [("class:status", pad(left, max(0, w - used)))] + fair + [(style, right)]
-
-
-def help_screen(s: Screen) -> list:
-    _ = s._
-    out = []
-    u = s.ui
-    if u.get("goal"):  # the game explains itself: its goal, special cards and marks
-        out += [("class:title", " " + (u.get("title") or "") + " "), ("", "\n")]
-        for line in [u["goal"]] + list(u.get("special_cards") or ()) + list(u.get("legend") or ()):
-            for part in wrap(line, 74):
-                out += [("", " " + part + "  \n")]
-        out += [("", "\n")]
-    out += [("class:title", " " + _("Keys") + " "), ("", "\n\n")]
-    for keys, what in help_lines(_):
-        out += [("class:key", " " + pad(keys, 18)), ("", what + "  \n")]  # a margin before the border
-    out += [("", "\n"), ("class:dim", " " + _("Press any key to go back.") + "  ")]
-    return out
-
-
-def quit_dialog(s: Screen) -> list:
-    _ = s._
-    return [("class:title", " " + _("Leave the table?") + " "), ("", "\n\n"),
-            ("", " " + (_("A deal is in progress; leaving ends this table.") if s.local else
-                        _("A deal is in progress; a computer player will take your seat.")) + "\n\n"),
-            ("class:key", " [y]"), ("", " " + _("leave") + "   "), ("class:key", "[n]"), ("", " " + _("stay") + " ")]
-
-
-def settlement(s: Screen) -> list:
-    """The settlement of the last deal: per seat the game's columns (``ui.report``: Frap's tricks,
-    trick money and remise, F23/F24; the declarer's bid; who lost; deal points), the change over
-    the deal and the balance or points after it; the game's notes; what happens to the pot."""
-    _ = s._
-    st = s.settlement or {}
-    out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
-    led = st.get("ledger") or {}
-    signed = led.get("signed", True)
-    head = [_("player")] + list(st.get("heads", ())) + [_("this deal"), led.get("title") or _("balance")]
-    mins = [18] + [10] * len(st.get("heads", ())) + [12, 12]
-    rows = []
-    for r in st.get("rows", ()):
-        rows.append(([r["name"]] + list(r["cells"])
-                     + ["" if r["net"] is None else amount_text(r["net"], signed),
-                        "" if r["balance"] is None else amount_text(r["balance"], signed)],
-                     r["seat"] == s.seat))
-    out += _table(head, mins, rows)
-    for note in st.get("notes", ()):
-        out += [("", "\n "), ("class:phase", note)]
-    sentence = s.pot_sentence()
-    if sentence:
-        out += [("", "\n "), ("class:phase", sentence)]
-    out += [("", "\n\n"), ("class:dim", " " + _("Enter: continue · = the score sheet"))]
-    return out
-
-
-def _table(head, mins, rows) -> list:
-    """Columns as wide as their widest figure or heading: amounts are never cut (F6)."""
-    cols = [max([mn, width(head[i]) + 1] + [width(vals[i]) + 1 for vals, _me in rows if i < len(vals)])
-            for i, mn in enumerate(mins)]
-    out = [("class:colhead", " " + "".join(pad(h, c) for h, c in zip(head, cols)).rstrip() + "\n")]
-    for vals, me in rows:  # no trailing blanks: a row one cell too wide for the box would wrap
-        out.append(("class:seat.me" if me else "", " " + "".join(pad(x, c) for x, c in zip(vals, cols)).rstrip() + "\n"))
-    return out
-
-
-def score_sheet(s: Screen) -> list:
-    """The score sheet: one row per deal settled (each player's change over the deal, then the
-    running total in brackets), and the standings at the end of the match."""
-    _ = s._
-    led = s.ui.get("ledger") or {}
-    signed = led.get("signed", True)
-    n = s.players
-    out = [("class:title", " " + _("Score sheet") + " — " + (led.get("title") or _("balance")) + " "), ("", "\n\n")]
-    rows = s.score_rows()
-    if not rows:
-        return out + [("class:dim", " " + _("No deal has been settled yet.")), ("", "\n\n"),
-                      ("class:dim", " " + _("Press any key to go back.") + " ")]
-    cell_w = max(10, min(18, (100 - 8) // max(1, n)))
-    head = [_("deal")] + [cut(s.name(i), cell_w - 1) for i in range(n)]
-    body = []
-    for dn, net, after in rows[-15:]:  # the latest deals; the totals row covers the rest
-        cells = []
-        for i in range(n):
-            c = "" if net[i] is None else amount_text(net[i], signed)
-            t = "" if after[i] is None else amount_text(after[i], signed)
-            cells.append(f"{c} ({t})" if c and t else (f"({t})" if t else c or "—"))
-        body.append(([str(dn)] + cells, False))
-    tot = s.totals() or []
-    body.append(([_("total")] + [amount_text(tot[i], signed) if i < len(tot) else "" for i in range(n)], True))
-    out += _table(head, [6] + [cell_w] * n, body)
-    if s.final_deal and not in_deal(s.view or {}):
-        out += [("", "\n "), ("class:phase", _("Final standings:") + " " + ", ".join(
-            f"{place}. {name} {amount_text(total, signed)}" for place, name, total in s.standings()))]
-    if len(rows) > 15:
-        out += [("", "\n "), ("class:dim", _("(the last 15 of {n} deals)").format(n=len(rows)))]
-    out += [("", "\n\n"), ("class:dim", " " + _("Press any key to go back.") + " ")]
-    return out
 
 
 STYLE = {
