@@ -303,7 +303,7 @@ def test_K7_K8_K12_frak_you_states_its_goal_special_cards_and_penalties():
 
 # --- the thin client ----------------------------------------------------------------------------
 
-GAME_WORDS = ("frap", "whist", "treasure", "napoleon", "here", "cut_in", "blind", "remise", "trick_money",
+GAME_WORDS = ("frap", "whist", "treasure", "napoleon", "cut_in", "blind", "remise", "trick_money",
               "losers", "deal_points", "F20", "F16", "ante", "revoke", "joker")
 
 
