@@ -131,17 +131,17 @@ class Diagnostics:
 
 def _gc_tuning():
     """The host process tunes its garbage collector as `frapnet host` does
-    (:func:`frapnet.net.host.tune_gc`: ``gc.freeze()`` after start-up, thresholds 10000/50/1000);
+    (:func:`frapnet.runtime.tune_gc`: ``gc.freeze()`` after start-up, thresholds 10000/50/1000);
     ``FRAPNET_BENCH_GC=default`` keeps Python's defaults, to see what GC costs the host.
     (The client process, a load generator, always runs with the collector off.)"""
     if os.environ.get("FRAPNET_BENCH_GC") != "default":
-        from frapnet.net.host import tune_gc
+        from frapnet.runtime import tune_gc
         tune_gc()
 
 
 def _instrument_host():
     """Time every dataReceived that carried an ``act``; record the size of every view frame."""
-    from frapnet.net import host as hostmod
+    from frapnet.net import server as hostmod
     from frapnet.net import wire
 
     samples: list[float] = []
@@ -196,12 +196,13 @@ def role_host(args):
     samples, view_bytes = _instrument_host()
     from twisted.internet import defer, task
 
-    from frapnet.net.host import start_host
+    from frapnet.hosting import HostConfig, TableConfig, start_host
 
     async def main(reactor):
-        handles = [start_host(reactor, game="frap", players=seats, bots=0, pause=0, seed=f"{seed}/{i}",
-                              deals=deals or None, bind="127.0.0.1", port=0, announce=False, rate=100000,
-                              max_connections=seats + 4, name=f"bench {i}")
+        handles = [start_host(reactor, HostConfig(
+                       TableConfig(name=f"bench {i}", game="frap", players=seats, pause=0, seed=f"{seed}/{i}",
+                                   deals=deals or None),
+                       bots=0, bind="127.0.0.1", port=0, announce=False, rate=100000, max_connections=seats + 4))
                    for i in range(tables)]
         print(json.dumps({"ports": [h.port for h in handles]}), flush=True)
         _gc_tuning()
@@ -438,7 +439,7 @@ def main() -> int:
     began = time.monotonic()
     print(f"bench/net.py — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}; loopback only; host GC "
-          f"{'Python defaults' if os.environ.get('FRAPNET_BENCH_GC') == 'default' else 'tuned (frapnet.net.host.tune_gc)'}")
+          f"{'Python defaults' if os.environ.get('FRAPNET_BENCH_GC') == 'default' else 'tuned (frapnet.runtime.tune_gc)'}")
 
     # 1. 12 seats, fast clients
     h, c = run_pair(1, 12, a.deals, "random", 0.0, 0.0, 120.0, a.seed)

@@ -135,7 +135,7 @@ def time_play_tmux(seed: int) -> float:
 
 
 def import_profile(top: int = 8) -> list[tuple[int, str]]:
-    code = ("import asyncio, frapnet.tui.app, frapnet.net.host, frapnet.net.client, frapnet.bots.strategy, "
+    code = ("import asyncio, frapnet.tui.app, frapnet.hosting, frapnet.net.client, frapnet.bots.strategy, "
             "frapnet.engine, frapnet.games.frap")
     r = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, cwd=ROOT,
                        env=env())

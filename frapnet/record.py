@@ -248,3 +248,18 @@ def verify_summary(checked: list[dict]) -> str:
                      f"the shuffle of the seed and the nonces of seats {seats}{left}")
     lines.append(f"{len(checked)} deal(s) verified")
     return "\n".join(lines)
+
+
+def resume_summary(st: engine.State) -> str:
+    """Where a resumed match (an engine State replayed from a record or journal) stands, in
+    words: ``"in deal 3 after 7 actions (2 finished deals)"`` mid-deal, ``"after 2 finished
+    deals"`` between deals, ``"before the first deal"``."""
+    def n(k, word):
+        return f"{k} {word}" + ("" if k == 1 else "s")
+    if st.deal_no == 0:
+        return "before the first deal"
+    if st.phase == engine.DEAL:
+        acts = len(list(st.deals())[-1][2])
+        done = f" ({n(st.deal_no - 1, 'finished deal')})" if st.deal_no > 1 else ""
+        return f"in deal {st.deal_no} after {n(acts, 'action')}{done}"
+    return f"after {n(st.deal_no, 'finished deal')}"

@@ -432,12 +432,12 @@ def test_frapnet_bot_reports_an_unreachable_host_and_a_refusal(tmp_path):
 INPROC = textwrap.dedent("""
     import json, sys
     from twisted.internet import defer, task
-    from frapnet.net.host import start_host
+    from frapnet.hosting import HostConfig, TableConfig, start_host
     from frapnet.bots.client import start_bots
 
     async def main(reactor):
         game, players, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-        h = start_host(reactor, game=game, players=players, deals=2, pause=0, seed=seed)
+        h = start_host(reactor, HostConfig(TableConfig(game=game, players=players, deals=2, pause=0, seed=seed)))
         bots = start_bots(reactor, "127.0.0.1", h.port, players, "basic", seed=seed, seats=list(range(players)))
         result = await h.finished
         await h.stop()

@@ -18,7 +18,8 @@ from twisted.internet.address import IPv4Address
 
 from frapnet import record
 from frapnet.commands import host as host_cmd
-from frapnet.net.host import _same_secret
+from frapnet.commands._options import parse_options
+from frapnet.net.seats import same_secret
 from frapnet.net.protocol import PROTOCOL_VERSION, version_compatible
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,8 +95,8 @@ def test_protocol_version_is_exactly_major_minor(version, ok):
 def test_secret_compare_hashes_first_any_length_or_script():
     """Passwords and tokens compare as SHA-256 digests (``compare_digest``): equal only when
     equal, whatever the lengths; non-ASCII passwords work."""
-    assert _same_secret("пароль", "пароль") and not _same_secret("пароль", "парол")
-    assert not _same_secret("", "x") and not _same_secret("x" * 128, "x") and _same_secret("", "")
+    assert same_secret("пароль", "пароль") and not same_secret("пароль", "парол")
+    assert not same_secret("", "x") and not same_secret("x" * 128, "x") and same_secret("", "")
     table, factory, _ = make(password="пароль")
     assert Conn(factory).hello("A", password="пароль" + "x" * 100)[0]["code"] == "password"
     assert Conn(factory).hello("B", password="пароль")[0]["type"] == "welcome"
@@ -206,9 +207,9 @@ def test_host_bots_take_their_kept_seats_by_token():
     """start_host gives each of its computer players its seat's token (a real host on loopback)."""
     code = (
         "from twisted.internet import task, defer\n"
-        "from frapnet.net.host import start_host\n"
+        "from frapnet.hosting import HostConfig, TableConfig, start_host\n"
         "async def main(r):\n"
-        "    h = start_host(r, players=3, bots=3, seed='1', deals=1, pause=0.0, level='random')\n"
+        "    h = start_host(r, HostConfig(TableConfig(players=3, seed='1', deals=1, pause=0.0, level='random'), bots=3))\n"
         "    res = await h.finished\n"
         "    await h.stop()\n"
         "    print(res['deals'], [s.token == h.table.reserved_token(s.index) for s in h.table.seats])\n"
@@ -236,8 +237,8 @@ def test_password_guessing_locked_out_for_a_minute():
 def test_option_nested_too_deeply_is_a_clear_error():
     """`frapnet host --option ante=[[[…]]]` (50 000 deep) was a RecursionError traceback."""
     with pytest.raises(ValueError, match="--option ante: the value is nested too deeply"):
-        host_cmd.parse_options(["ante=" + "[" * 50_000 + "]" * 50_000])
-    assert host_cmd.parse_options(["ante=200", "revoke=penalize"]) == {"ante": 200, "revoke": "penalize"}
+        parse_options(["ante=" + "[" * 50_000 + "]" * 50_000])
+    assert parse_options(["ante=200", "revoke=penalize"]) == {"ante": 200, "revoke": "penalize"}
 
 
 def _resumable(tmp_path):
@@ -245,12 +246,13 @@ def _resumable(tmp_path):
     import random as _random
     from twisted.internet.task import Clock
     from frapnet import engine
-    from frapnet.net.host import Table
+    from frapnet.net.config import TableConfig
+    from frapnet.net.table import Table
     path = str(tmp_path / "m.json")
-    t = Table("T", "frap", 3, {}, clock=Clock(), rng=_random.Random(1), record=path)
+    t = Table(TableConfig(name="T", players=3, record=path), clock=Clock(), rng=_random.Random(1))
     deck = engine.pack(t.state)
     t.state, _ = engine.start_deal(t.state, deck, 0)
-    t.write_record()
+    t.journal.write_record(t.state)
     return path
 
 
@@ -264,10 +266,11 @@ def test_resume_with_a_damaged_seats_file_starts_with_empty_seats(tmp_path, seat
     itself resumes (record rule: the record, not the seats file, is the truth)."""
     import random as _random
     from twisted.internet.task import Clock
-    from frapnet.net.host import Table
+    from frapnet.net.config import TableConfig
+    from frapnet.net.table import Table
     path = _resumable(tmp_path)
     (tmp_path / "m.json.seats").write_text(seats_text)
-    t = Table("T", "frap", 3, {}, clock=Clock(), rng=_random.Random(1), record=path)
+    t = Table(TableConfig(name="T", players=3, record=path), clock=Clock(), rng=_random.Random(1))
     t.resume(record.load(path))
     assert t.state.deal_no == 1 and [s.status for s in t.seats] == ["empty"] * 3
 
@@ -276,13 +279,14 @@ def test_resume_cleans_saved_names_and_keeps_good_tokens(tmp_path):
     import json as _json
     import random as _random
     from twisted.internet.task import Clock
-    from frapnet.net.host import Table
+    from frapnet.net.config import TableConfig
+    from frapnet.net.table import Table
     path = _resumable(tmp_path)
     good = "t" * 24
     (tmp_path / "m.json.seats").write_text(_json.dumps({"seats": [
         {"token": good, "name": "\x1b[2JEve\u202e" + "x" * 100, "bot": "yes"},
         {"token": good + "2", "name": ["not", "text"]}, {"name": "NoToken"}]}))
-    t = Table("T", "frap", 3, {}, clock=Clock(), rng=_random.Random(1), record=path)
+    t = Table(TableConfig(name="T", players=3, record=path), clock=Clock(), rng=_random.Random(1))
     t.resume(record.load(path))
     assert t.seats[0].name == "[2JEve" + "x" * 26 and t.seats[0].token == good and t.seats[0].is_bot is False
     assert t.seats[1].name == "" and t.seats[1].status == "reconnecting" and t.seats[2].status == "empty"
@@ -293,7 +297,6 @@ def test_a_view_that_cannot_be_encoded_falls_back_the_table_goes_on(monkeypatch)
     raise out of the fan-out after the action was applied, so no seat heard of the change;
     now that seat gets the generic view (no cards), the others their full views."""
     from frapnet import engine
-    from frapnet.net import host as hostmod
     table, factory, clock = make(players=2)
     a, b = Conn(factory), Conn(factory)
     a.hello("A"), b.hello("B")
@@ -304,7 +307,7 @@ def test_a_view_that_cannot_be_encoded_falls_back_the_table_goes_on(monkeypatch)
         if seat == 1:
             v["oops"] = object()
         return v
-    monkeypatch.setattr(hostmod.engine, "view", buggy)
+    monkeypatch.setattr(engine, "view", buggy)
     st = table.state
     seat = st.to_act[0]
     (a if seat == 0 else b).act(engine.action_to_wire(engine.legal_actions(st, seat)[0]), st.version)
@@ -317,7 +320,6 @@ def test_a_view_that_cannot_be_encoded_falls_back_the_table_goes_on(monkeypatch)
 def test_an_event_that_cannot_be_encoded_is_sent_as_its_words(monkeypatch):
     """Likewise for a plugin's event with an unencodable field: its type and text are sent."""
     from frapnet import engine
-    from frapnet.net import host as hostmod
     table, factory, clock = make(players=2)
     a, b = Conn(factory), Conn(factory)
     a.hello("A"), b.hello("B")
@@ -326,7 +328,7 @@ def test_an_event_that_cannot_be_encoded_is_sent_as_its_words(monkeypatch):
     def buggy(state, seat, action):
         new, events = real(state, seat, action)
         return new, [dict(events[0], oops=object())] + list(events[1:])
-    monkeypatch.setattr(hostmod.engine, "apply", buggy)
+    monkeypatch.setattr(engine, "apply", buggy)
     st = table.state
     seat = st.to_act[0]
     (a if seat == 0 else b).act(engine.action_to_wire(engine.legal_actions(st, seat)[0]), st.version)

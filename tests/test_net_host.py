@@ -16,7 +16,9 @@ from twisted.internet.testing import StringTransportWithDisconnection
 
 from frapnet import engine, record
 from frapnet.net import wire
-from frapnet.net.host import HostFactory, Table
+from frapnet.net.config import TableConfig
+from frapnet.net.server import HostFactory
+from frapnet.net.table import Table
 from frapnet.net.protocol import PROTOCOL_VERSION
 
 
@@ -74,8 +76,11 @@ class Conn:
 def make(players=4, clock=None, **kw):
     clock = clock or Clock()
     kw.setdefault("pause", 0.0)
-    table = Table("T", "frap", players, kw.pop("options", {}), clock=clock, rng=random.Random(kw.pop("seed", 1)), **kw)
-    factory = HostFactory({"T": table}, clock, rate=kw.pop("rate", 50) if "rate" in kw else 50)
+    rate = kw.pop("rate", 50)
+    rng = random.Random(kw.pop("seed", 1))
+    extra = {k: kw.pop(k) for k in ("on_finish", "registry", "choose", "reserved") if k in kw}
+    table = Table(TableConfig(name="T", players=players, **kw), clock=clock, rng=rng, **extra)
+    factory = HostFactory({"T": table}, clock, rate=rate)
     return table, factory, clock
 
 
@@ -214,7 +219,7 @@ def test_simultaneous_pass_cards_all_accepted_against_one_version():
     if "frak_you" not in default_registry().games:
         pytest.skip("frapnet-frak-you is not installed")
     clock = Clock()
-    table = Table("T", "frak_you", 4, {}, clock=clock, rng=random.Random(3), pause=0.0)
+    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0), clock=clock, rng=random.Random(3))
     factory = HostFactory({"T": table}, clock)
     conns = seat_all(factory)
     for c in conns:
@@ -440,8 +445,8 @@ def test_match_ends_when_the_game_says_so_K12(registry):
         pytest.skip("the frak_you variant is not installed")
     clock = Clock()
     finished = []
-    table = Table("T", "frak_you", 4, {}, clock=clock, rng=random.Random(2), pause=0.0, on_finish=finished.append,
-                  registry=registry)
+    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0), clock=clock, rng=random.Random(2),
+                  on_finish=finished.append, registry=registry)
     factory = HostFactory({"T": table}, clock)
     conns = seat_all(factory)
     rng = random.Random(4)
@@ -461,8 +466,9 @@ def test_match_ends_when_the_game_says_so_K12(registry):
 
 def test_several_tables_one_host_are_independent():
     clock = Clock()
-    a = Table("A", "frap", 2, {}, clock=clock, rng=random.Random(1), pause=0.0)
-    b = Table("B", "frap", 2, {"ante": 200}, clock=clock, rng=random.Random(2), pause=0.0)
+    a = Table(TableConfig(name="A", players=2, pause=0.0), clock=clock, rng=random.Random(1))
+    b = Table(TableConfig(name="B", players=2, options={"ante": 200}, pause=0.0), clock=clock,
+              rng=random.Random(2))
     factory = HostFactory({"A": a, "B": b}, clock)
     lost = Conn(factory)
     assert lost.hello("Olga")[0]["code"] == "no_table" and not lost.open
@@ -484,14 +490,14 @@ def test_several_tables_one_host_are_independent():
 def test_record_journaled_per_action_then_per_deal_when_large(tmp_path, monkeypatch):
     """Principle 5: the record on disk holds every accepted action before it is announced; a
     record past RECORD_EVERY_ACTION_LIMIT is rewritten at deal boundaries only."""
-    from frapnet.net import host as hostmod
+    from frapnet.net import journal as journalmod
     path = tmp_path / "r.json"
     table, factory, clock = make(record=str(path))
     conns = seat_all(factory)
     c = to_act(conns)[0]
     c.act(["pass"])
     assert record.load(str(path))["deals"][0]["actions"] == [[c.welcome["seat"], "pass"]]
-    monkeypatch.setattr(hostmod, "RECORD_EVERY_ACTION_LIMIT", 10)
+    monkeypatch.setattr(journalmod, "RECORD_EVERY_ACTION_LIMIT", 10)
     c = to_act(conns)[0]
     c.act(["pass"])
     assert len(record.load(str(path))["deals"][0]["actions"]) == 1  # not rewritten mid-deal
@@ -661,7 +667,7 @@ def test_log_names_spectators_and_connections_before_hello():
 def test_twisted_port_and_factory_noise_filtered_from_the_host_log():
     from twisted.logger import PredicateResult
 
-    from frapnet.net.host import not_twisted_noise
+    from frapnet.runtime import not_twisted_noise
 
     def legacy(text):
         return {"log_namespace": "log_legacy", "message": (text,), "log_format": "{log_text}"}
@@ -675,7 +681,7 @@ def test_twisted_port_and_factory_noise_filtered_from_the_host_log():
 
 def test_resume_summary_counts_finished_deals_and_actions():
     """`frapnet host --resume` says where the match stands: mid-deal with its actions, or between deals."""
-    from frapnet.commands.host import resume_summary
+    from frapnet.record import resume_summary
     st = engine.new_match("frap", 4, {})
     assert resume_summary(st) == "before the first deal"
     deck = engine.pack(st)
@@ -696,7 +702,7 @@ def test_resume_summary_counts_finished_deals_and_actions():
 
 
 def test_host_help_says_when_the_record_is_written():
-    """`frapnet host --help`: --record is rewritten after every move (Table.write_record per action)."""
+    """`frapnet host --help`: --record is rewritten after every move (the journal writes it per action)."""
     import argparse
 
     from frapnet.commands import host as host_cmd

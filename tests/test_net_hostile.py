@@ -22,7 +22,9 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransportWithDisconnection
 
 from frapnet.net import wire
-from frapnet.net.host import HostFactory, Table
+from frapnet.net.config import TableConfig
+from frapnet.net.server import HostFactory
+from frapnet.net.table import Table
 from frapnet.net.protocol import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +35,7 @@ FRAPNET = [sys.executable, "-m", "frapnet"]
 
 def _table():
     clock = Clock()
-    table = Table("T", "frap", 2, {}, clock=clock, rng=random.Random(1), pause=0.0)
+    table = Table(TableConfig(name="T", players=2, pause=0.0), clock=clock, rng=random.Random(1))
     factory = HostFactory({"T": table}, clock, rate=10 ** 6)
     conns = []
     for i in range(2):
@@ -236,7 +238,8 @@ def test_real_host_survives_attacks_and_the_match_finishes():
 SLOW_READER = r'''
 import json, socket
 from twisted.internet import defer, task
-from frapnet.net import wire, host as H
+from frapnet.net import wire, server as H
+from frapnet.hosting import HostConfig, TableConfig, start_host
 
 H.HostProtocol.max_queued = 8 * 1024          # small, so the test is quick
 aborted = []
@@ -252,7 +255,7 @@ H.HostProtocol.outboundOverflow = spy
 
 
 async def main(reactor):
-    handle = H.start_host(reactor, players=4, bots=4, seed="1", deals=150, pause=0.0, level="random")
+    handle = start_host(reactor, HostConfig(TableConfig(players=4, seed="1", deals=150, pause=0.0, level="random"), bots=4))
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     s.connect(("127.0.0.1", handle.port))

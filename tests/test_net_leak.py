@@ -26,7 +26,9 @@ from twisted.internet.testing import StringTransportWithDisconnection
 from frapnet import engine
 from frapnet.cards import format_card
 from frapnet.net import wire
-from frapnet.net.host import HostFactory, Table
+from frapnet.net.config import TableConfig
+from frapnet.net.server import HostFactory
+from frapnet.net.table import Table
 from frapnet.net.protocol import PROTOCOL_VERSION
 from frapnet.net.web import web_factory
 
@@ -150,7 +152,8 @@ def hits(data: bytes, cards) -> list[str]:
 ])
 def test_no_card_leaks_to_any_seat_or_spectator(players, options, deals, seed, memory_ws):
     clock = Clock()
-    table = Table("T", "frap", players, options, clock=clock, rng=random.Random(seed), pause=0.0, deals=deals)
+    table = Table(TableConfig(name="T", players=players, options=options, pause=0.0, deals=deals), clock=clock,
+                  rng=random.Random(seed))
     factory = HostFactory({"T": table}, clock, rate=10 ** 6)
     wf = web_factory(factory, reactor=clock)
     conns = [WSConn(memory_ws, wf, "P0")] + [Conn(factory, f"P{i}") for i in range(1, players)]
@@ -208,7 +211,7 @@ def test_scanner_catches_a_leak(transport, memory_ws):
     """Control: another seat's stream, scanned against this seat's forbidden set, has hits — in
     TCP bytes and in WebSocket bytes alike."""
     clock = Clock()
-    table = Table("T", "frap", 4, {}, clock=clock, rng=random.Random(9), pause=0.0)
+    table = Table(TableConfig(name="T", players=4, pause=0.0), clock=clock, rng=random.Random(9))
     factory = HostFactory({"T": table}, clock)
     if transport == "tcp":
         conns = [Conn(factory, f"P{i}") for i in range(4)]

@@ -40,10 +40,11 @@ async def _run(reactor, mode: str) -> dict:
     from frapnet import engine
     from frapnet.bots.client import Bot
     from frapnet.net.client import TableClient
-    from frapnet.net.host import start_host
+    from frapnet.hosting import HostConfig, TableConfig, start_host
 
-    handle = start_host(reactor, players=4, bots=3, level="basic", seed=SEED, deals=DEALS, pause=0.0,
-                        grace=0.3 if mode == "takeover" else 30.0, options={"cut_in": True})
+    handle = start_host(reactor, HostConfig(TableConfig(
+        players=4, level="basic", seed=SEED, deals=DEALS, pause=0.0, grace=0.3 if mode == "takeover" else 30.0,
+        options={"cut_in": True}), bots=3))
     info = {"mode": mode, "dropped": False, "reconnected": False, "sync_ok": None, "seen": []}
     watcher = TableClient("127.0.0.1", handle.port, "Watcher", spectate=True, reconnect=False, reactor=reactor)
 

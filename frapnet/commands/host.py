@@ -47,41 +47,6 @@ def add_arguments(p):
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="with --play: language (default: the locale)")
 
 
-def parse_options(items: list[str]) -> dict:
-    """``["ante=200", "cut_in=false"]`` → ``{"ante": 200, "cut_in": False}`` (JSON if possible).
-    Raises ValueError for an item without ``=`` or a key, or a JSON value nested too deeply
-    for the parser."""
-    import json
-
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--option {item!r}: expected KEY=VALUE")
-        try:
-            out[key.strip()] = json.loads(value)
-        except ValueError:
-            out[key.strip()] = value
-        except RecursionError:
-            raise ValueError(f"--option {key.strip()}: the value is nested too deeply") from None
-    return out
-
-
-def resume_summary(st) -> str:
-    """Where a resumed match (an engine State replayed from a record) stands, in words:
-    ``"in deal 3 after 7 actions (2 finished deals)"`` mid-deal, ``"after 2 finished deals"``
-    between deals, ``"before the first deal"``."""
-    def n(k, word):
-        return f"{k} {word}" + ("" if k == 1 else "s")
-    if st.deal_no == 0:
-        return "before the first deal"
-    if st.phase == "deal":
-        acts = len(list(st.deals())[-1][2])
-        done = f" ({n(st.deal_no - 1, 'finished deal')})" if st.deal_no > 1 else ""
-        return f"in deal {st.deal_no} after {n(acts, 'action')}{done}"
-    return f"after {n(st.deal_no, 'finished deal')}"
-
-
 def check_arguments(args) -> str | None:
     """What is wrong with the non-rule arguments (None if nothing), checked before listening:
     ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay`` finite and
@@ -126,12 +91,27 @@ def check_arguments(args) -> str | None:
     return None
 
 
+def host_config(args, name: str, options: dict):
+    """The :class:`frapnet.hosting.HostConfig` of a `frapnet host` command line (checked by
+    :func:`check_arguments`), for table ``name`` with the parsed ``options``."""
+    from frapnet.hosting import HostConfig, TableConfig
+
+    table = TableConfig(name=name, game=args.game, players=args.players, options=options,
+                        house_rules=args.house_rule, password=args.password, grace=args.grace, pause=args.pause,
+                        deals=args.deals, record=args.record, level=args.level, bot_delay=args.bot_delay,
+                        seed=args.seed)
+    return HostConfig(table, bots=args.bots, bind=args.bind, port=args.port, plugins_dirs=args.plugins_dir,
+                      announce=args.announce, interfaces=args.interface, resume=args.resume)
+
+
 def run(args) -> int:
     import json
     import socket
     import sys
 
+    from frapnet.commands._options import parse_options
     from frapnet.errors import PluginError, RuleError
+    from frapnet.record import resume_summary
 
     try:
         options = parse_options(args.option)
@@ -188,7 +168,8 @@ def run(args) -> int:
         LogLevelFilterPredicate, LogLevel
 
     predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
-    from frapnet.net.host import not_twisted_noise, start_host, tune_gc
+    from frapnet.hosting import start_host
+    from frapnet.runtime import not_twisted_noise, tune_gc
     globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr),
                                                            [not_twisted_noise, predicate])],
                                      redirectStandardIO=False)
@@ -198,12 +179,7 @@ def run(args) -> int:
     async def main(reactor):
         from twisted.internet import defer
         try:
-            handle = start_host(reactor, game=args.game, players=args.players, options=options,
-                                house_rules=args.house_rule, bots=args.bots, level=args.level, bind=args.bind,
-                                port=args.port, seed=args.seed, name=name, password=args.password,
-                                grace=args.grace, pause=args.pause, deals=args.deals, record=args.record,
-                                registry=registry, announce=args.announce, interfaces=args.interface,
-                                bot_delay=args.bot_delay, resume=args.resume)
+            handle = start_host(reactor, host_config(args, name, options), registry=registry)
         except CannotListenError as exc:
             print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
             status["code"] = 1
@@ -268,31 +244,26 @@ def _play(args, name: str, options: dict, registry) -> int:
     import json
     import sys
 
-    from frapnet.commands.play import default_name
+    from frapnet.commands._options import default_name
     from frapnet.tui.app import install_reactor, react, run_local
     from frapnet.tui.i18n import default_lang
 
     install_reactor()
     from twisted.internet.error import CannotListenError
 
-    from frapnet.net.host import _loopback_for, start_host
+    from frapnet.hosting import loopback_for, start_host
 
     hosted: dict = {}
 
     def main(reactor):
         try:
-            hosted["handle"] = handle = start_host(reactor, game=args.game, players=args.players, options=options,
-                                house_rules=args.house_rule, bots=args.bots, level=args.level, bind=args.bind,
-                                port=args.port, seed=args.seed, name=name, password=args.password,
-                                grace=args.grace, pause=args.pause, deals=args.deals, record=args.record,
-                                registry=registry, announce=args.announce, interfaces=args.interface,
-                                bot_delay=args.bot_delay, resume=args.resume)
+            hosted["handle"] = handle = start_host(reactor, host_config(args, name, options), registry=registry)
         except CannotListenError as exc:
             print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
             return 1
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
         return run_local(reactor, handle, name=args.player or default_name(), lang=args.lang or default_lang(),
-                         host=_loopback_for(args.bind), password=args.password)
+                         host=loopback_for(args.bind), password=args.password)
 
     code = react(main)
     handle = hosted.get("handle")

@@ -19,7 +19,7 @@ def add_arguments(p):
 def run(args) -> int:
     import sys
 
-    from frapnet.commands.play import default_name
+    from frapnet.commands._options import default_name
     from frapnet.tui.i18n import default_lang
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -25,20 +25,10 @@ def add_arguments(p):
                         "port of 127.0.0.1 and print its address (0: any free port; docs/web.md)")
 
 
-def default_name() -> str:
-    """The login name, else "Player"."""
-    import getpass
-
-    try:
-        return getpass.getuser() or "Player"
-    except Exception:  # noqa: BLE001 - no login name in some containers
-        return "Player"
-
-
 def run(args) -> int:
     import sys
 
-    from frapnet.commands.host import parse_options
+    from frapnet.commands._options import default_name, parse_options
     from frapnet.errors import PluginError, RuleError
     from frapnet.tui.i18n import default_lang
 
@@ -69,13 +59,13 @@ def run(args) -> int:
     install_reactor()
 
     def main(reactor):
-        from frapnet.net.host import start_host
+        from frapnet.hosting import HostConfig, TableConfig, start_host
 
-        handle = start_host(reactor, game=args.game, players=args.players, options=options,
-                            house_rules=args.house_rule, bots=args.players - 1, level=args.level,
-                            bind="127.0.0.1", port=0, seed=args.seed, name=name,
-                            deals=args.deals, record=args.record, registry=registry, announce=False,
-                            bot_delay=args.bot_delay, pause=args.pause)
+        table = TableConfig(name=name, game=args.game, players=args.players, options=options,
+                            house_rules=args.house_rule, deals=args.deals, record=args.record, level=args.level,
+                            bot_delay=args.bot_delay, pause=args.pause, seed=args.seed)
+        config = HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False)
+        handle = start_host(reactor, config, registry=registry)
         return run_local(reactor, handle, name=name, lang=lang)
 
     return react(main)

@@ -7,7 +7,7 @@ Entry points (used by ``frapnet join``, ``frapnet play`` and ``frapnet host --pl
                                          # twisted.internet.reactor (stack-notes.md)
     code = react(lambda r: run_client(r, "127.0.0.1", 7777, "Olga", "en"))
 
-    # a host started in this process (frapnet.net.host.start_host):
+    # a host started in this process (frapnet.hosting.start_host):
     code = react(lambda r: run_local(r, handle, name="Olga", lang="ru"))
 
 :func:`run_client` returns a Deferred that fires with the exit status (0) once the player quits;

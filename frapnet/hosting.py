@@ -1,0 +1,204 @@
+"""Start-up of a host: one table, its Twisted server, its computer players and its LAN
+announcement, wired on a given reactor from one :class:`HostConfig` (issue #9; docs/hosting.md)::
+
+    from frapnet.hosting import HostConfig, TableConfig, start_host
+    config = HostConfig(TableConfig(game="frap", players=4, options={"ante": 100}), bots=3)
+    handle = start_host(reactor, config)
+    handle.port        # the TCP port it listens on (int)
+    handle.table       # the Table (handle.table.state is the engine State)
+    handle.finished    # Deferred: fires with the result dict when the match ends
+    handle.stop()      # Deferred: closes every connection, the listener, bots, announcing
+
+The takeover's computer player (:func:`frapnet.bots.strategy.choose`) is handed to the table
+here: frapnet.net never imports frapnet.bots. The reactor is never imported at module level
+(stack-notes.md): pass one in.
+"""
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+
+from twisted.internet import defer
+from twisted.internet.task import deferLater
+from twisted.logger import Logger
+
+from frapnet import record
+from frapnet.bots.client import start_bots
+from frapnet.bots.strategy import choose
+from frapnet.net import discovery
+from frapnet.net.config import TableConfig
+from frapnet.net.protocol import PROTOCOL_VERSION
+from frapnet.net.server import HostFactory
+from frapnet.net.table import Table
+from frapnet.plugins import default_registry
+
+__all__ = ["HostConfig", "HostHandle", "TableConfig", "loopback_for", "start_host"]
+
+log = Logger(namespace="frapnet.host")
+
+
+@dataclass(frozen=True)
+class HostConfig:
+    """A host's settings (frozen), built once from the command line.
+
+    - ``table``: the table's own settings (:class:`frapnet.net.config.TableConfig`).
+    - ``bots``: seats n−K…n−1 filled by in-process computer players at ``table.level``,
+      connected over loopback (0…n).
+    - ``bind``, ``port``: where to listen (port 0: any free port).
+    - ``plugins_dirs``: one-file plugin folders (when no registry is given to :func:`start_host`).
+    - ``announce``, ``interfaces``: advertise the table on the LAN (DNS-SD) on those addresses.
+    - ``max_connections``, ``handshake_timeout`` (seconds), ``rate`` (messages per second per
+      connection): :class:`frapnet.net.server.HostFactory`'s limits.
+    - ``resume``: if ``table.record`` exists, continue the match it holds (design.md principle 5).
+    """
+
+    table: TableConfig = field(default_factory=TableConfig)
+    bots: int = 0
+    bind: str = "127.0.0.1"
+    port: int = 0
+    plugins_dirs: tuple = ()
+    announce: bool = False
+    interfaces: tuple | None = None
+    max_connections: int = 256
+    handshake_timeout: float = 10.0
+    rate: int = 50
+    resume: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "plugins_dirs", tuple(self.plugins_dirs or ()))
+        if self.interfaces is not None:
+            object.__setattr__(self, "interfaces", tuple(self.interfaces))
+
+
+class HostHandle:
+    """A running host: ``port`` (int), ``table`` (Table), ``factory``, ``finished`` (Deferred
+    firing with the result dict), ``stop()`` (Deferred)."""
+
+    def __init__(self, reactor, listener, factory: HostFactory, table: Table, bots: list, finished) -> None:
+        self.reactor = reactor
+        self.listener = listener
+        self.factory = factory
+        self.table = table
+        self.bots = bots
+        self.finished = finished
+        self.port = listener.getHost().port
+        self.announcer = None
+        self._stopped: defer.Deferred | None = None
+
+    def stop(self) -> defer.Deferred:
+        """Stop announcing and listening, close every connection (after telling them), stop bots."""
+        if self._stopped is not None:
+            return self._stopped
+        self._stopped = defer.ensureDeferred(self._stop())
+        return self._stopped
+
+    async def _stop(self) -> None:
+        if not self.table.finished:
+            self.table.finish("host stopping")
+        for b in self.bots:
+            b.stop()
+        if self.announcer is not None:
+            try:
+                await _wait_future(self.reactor, self.announcer.close())
+            except Exception:  # noqa: BLE001
+                log.failure("stopping the LAN announcement failed")
+        await defer.maybeDeferred(self.listener.stopListening)
+        for p in list(self.factory.connections):
+            p.dropConnection("host stopping")
+        # give the transports a moment to flush the closing messages
+        await deferLater(self.reactor, 0.05, lambda: None)
+
+
+def loopback_for(bind: str) -> str:
+    """The address a process on this machine connects to for a host listening on ``bind``."""
+    if bind in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if bind == "::":
+        return "::1"
+    return bind
+
+
+def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
+    """Start a host with one table on ``reactor`` as ``config`` says; return its :class:`HostHandle`.
+
+    ``config.bots`` seats (the last ones, n−K…n−1) are filled by in-process computer players
+    (:func:`frapnet.bots.client.start_bots`) connected over loopback; humans get the first free
+    seats. ``table.seed``: shuffles, first dealer (F7) and bot decisions reproducible; otherwise
+    ``random.SystemRandom``. ``registry``: the plugins (default: built-ins, entry points and
+    ``config.plugins_dirs``).
+    Raises RuleError / PluginError for a bad game, option or house rule, ValueError for a
+    bad ``bots`` count or a record for another table, ReplayError for a record that does not
+    replay, and the reactor's CannotListenError if the port is taken.
+    """
+    tc = config.table
+    if registry is None:
+        registry = default_registry(list(config.plugins_dirs))
+    players, bots = tc.players, config.bots
+    if not isinstance(bots, int) or not 0 <= bots <= players:
+        raise ValueError(f"--bots must be 0…{players} (the table has {players} seats), not {bots!r}")
+    rng = random.Random(tc.seed) if tc.seed is not None else random.SystemRandom()
+    finished = defer.Deferred()
+    table = Table(tc, clock=reactor, rng=rng, registry=registry, reserved=range(players - bots, players),
+                  choose=choose, on_finish=lambda result: reactor.callLater(0, finished.callback, result))
+    if config.resume and tc.record and os.path.exists(tc.record):
+        table.resume(record.load(tc.record))
+    factory = HostFactory({table.name: table}, reactor, max_connections=config.max_connections,
+                          handshake_timeout=config.handshake_timeout, rate=config.rate)
+    listener = reactor.listenTCP(config.port, factory, interface=config.bind)
+    handle = HostHandle(reactor, listener, factory, table, [], finished)
+    # debug only: `frapnet host` prints this on stdout itself (not twice on one terminal)
+    log.debug("hosting table {name} ({game}, {n} seats) on {bind}:{port}", name=table.name, game=tc.game,
+              n=players, bind=config.bind, port=handle.port)
+    if bots:
+        seats = list(range(players - bots, players))
+        handle.bots = start_bots(reactor, loopback_for(config.bind), handle.port, bots, level=tc.level,
+                                 seed=tc.seed, seats=seats, delay=tc.bot_delay, password=tc.password)
+        for bot, seat in zip(handle.bots, seats):  # set before their hello (sent once connected)
+            bot.client.token = table.reserved_token(seat)
+    if config.announce:
+        handle.announcer = _announce(reactor, table, handle.port, config.interfaces)
+    return handle
+
+
+def _announce(reactor, table: Table, port: int, interfaces):
+    """Announce the table on the LAN with frapnet.net.discovery (DNS-SD), keeping its TXT
+    ``seats_free`` up to date; None if announcing fails."""
+    def props():
+        return discovery.table_props(table.state.game, table.free_seats(), table.state.players, PROTOCOL_VERSION,
+                                     table.password is not None)
+    try:
+        ann = discovery.announce(reactor, table.name, port, props(), list(interfaces) if interfaces else None)
+    except Exception:  # noqa: BLE001 - a bad name or interface must not stop the host
+        log.failure("announcing the table on the LAN failed")
+        return None
+    last = {"free": table.free_seats()}
+
+    def seats_changed():
+        if table.free_seats() != last["free"]:
+            last["free"] = table.free_seats()
+            try:
+                ann.update(props())
+            except Exception:  # noqa: BLE001
+                log.failure("updating the LAN announcement failed")
+    table.on_seats_changed = seats_changed
+    log.info("announcing table {name} on the LAN (_frapnet._tcp)", name=table.name)
+    return ann
+
+
+def _wait_future(reactor, fut, timeout: float = 2.0) -> defer.Deferred:
+    """A Deferred firing (with None) when the concurrent.futures ``fut`` is done — its
+    done-callback hops to the reactor with ``callFromThread`` — or after ``timeout`` seconds."""
+    d = defer.Deferred()
+
+    def fire() -> None:
+        if not d.called:
+            d.callback(None)
+    timer = reactor.callLater(timeout, fire)
+    fut.add_done_callback(lambda _f: reactor.callFromThread(fire))
+
+    def done(result):
+        if timer.active():
+            timer.cancel()
+        return result
+    return d.addBoth(done)

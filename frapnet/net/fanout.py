@@ -1,0 +1,180 @@
+"""The fan-out: building each seat's view and every event, encoding them, and sending them to a
+table's connections (issue #3; docs/protocol.md "Views", "Events", "Seat events").
+
+:class:`Fanout` is owned by a :class:`frapnet.net.table.Table` and reads the table's seats,
+spectators and state; it never changes them. Every seat gets only its own view
+(``engine.view(state, seat)``: its own hand, F9); spectators get the public view.
+
+Connections are *peers* (:class:`Peer`): ``peer.send(msg)``, ``peer.lang``, and optionally
+``peer.send_frame(kind, data)`` taking bytes already encoded once for many peers (a
+:class:`frapnet.net.server.HostProtocol` has it; test doubles need not).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from twisted.logger import Logger
+
+from frapnet import engine
+from frapnet.net import wire
+from frapnet.net.seats import Seat, seat_event_text
+
+if TYPE_CHECKING:  # pragma: no cover - for annotations only
+    from frapnet.net.table import Table
+
+log = Logger(namespace="frapnet.host")
+
+
+class Peer(Protocol):
+    """What a table needs of one connection (a seat's or a spectator's)."""
+
+    lang: str
+    """The language of its texts (``"en"``, ``"ru"``)."""
+    seat: int | None
+    """Its seat 0…n−1, None for a spectator or once it has left."""
+
+    def send(self, msg: dict) -> None:
+        """Send one message map."""
+
+    def close(self, reason: str) -> None:
+        """Tell it why (``closing``) and close the connection."""
+
+
+def send_frame(peer, msg: dict, data: bytes) -> None:
+    """Send ``msg`` already encoded as ``data`` (``wire.frame(msg)``) to ``peer``: its
+    ``send_frame(kind, data)`` if it has one (a HostProtocol), else ``send(msg)``."""
+    sender = getattr(peer, "send_frame", None)
+    if sender is not None:
+        sender(msg["type"], data)
+    else:
+        peer.send(msg)
+
+
+def send_encoded(peer, kind: str, data: bytes, field: str, body: dict) -> None:
+    """Like :func:`send_frame` for the message ``{"type": kind, field: body}`` (built only for a
+    peer without ``send_frame``)."""
+    sender = getattr(peer, "send_frame", None)
+    if sender is not None:
+        sender(kind, data)
+    else:
+        peer.send({"type": kind, field: body})
+
+
+class Fanout:
+    """Views and events of one ``table``, built and encoded once per change and sent to its
+    seats' connections and spectators."""
+
+    def __init__(self, table: "Table") -> None:
+        self.table = table
+
+    def peers(self) -> list:
+        """Every connection at the table: the seats' (in seat order), then the spectators."""
+        t = self.table
+        return [s.peer for s in t.seats if s.peer is not None] + list(t.spectators)
+
+    # --- views -----------------------------------------------------------------------------
+    def view_for(self, seat: int | None, lang: str, names: list | None = None,
+                 connection: list | None = None) -> dict:
+        """``engine.view`` for ``seat`` (None: public) plus ``names``, ``connection``, ``table``
+        (``names``/``connection``: those lists already made for this state, shared by a fan-out).
+        A game plugin whose view raises gets the generic view (no cards), logged."""
+        t = self.table
+        try:
+            v = engine.view(t.state, seat, lang)
+        except Exception:  # noqa: BLE001 - a game plugin's bug: fall back to the generic keys
+            log.failure("table {table}: the game's view for seat {seat} failed", table=t.name, seat=seat)
+            v = self.generic_view(seat)
+        v["names"] = t.names if names is None else names
+        v["connection"] = t.connection() if connection is None else connection
+        v["table"] = t.name
+        return v
+
+    def generic_view(self, seat: int | None) -> dict:
+        """The generic keys only (no cards): what a seat gets when the game's view fails."""
+        t = self.table
+        st = t.state
+        return {"game": st.game, "players": st.players, "seat": seat, "version": st.version,
+                "deal_no": st.deal_no, "balances": list(st.balances), "pot": st.pot, "to_act": list(st.to_act),
+                "actions": [], "names": t.names, "connection": t.connection(), "table": t.name}
+
+    def _frame_view(self, enc, seat: int | None, v: dict) -> tuple[dict, bytes]:
+        """``v`` framed by ``enc``; if it cannot be encoded (a game plugin put a value with no
+        msgpack form in its view), log it and frame the generic view instead."""
+        try:
+            return v, enc.frame("view", "view", v)
+        except (TypeError, ValueError, OverflowError):
+            log.failure("table {table}: the view for seat {seat} cannot be sent", table=self.table.name, seat=seat)
+            v = self.generic_view(seat)
+            return v, wire.frame({"type": "view", "view": v})
+
+    def views(self) -> None:
+        """Send every connected seat its own view and every spectator the public view.
+
+        One :class:`frapnet.net.wire.SharedEncoder` per fan-out: what the views share (balances,
+        pot, seats, the last report — big integers above 2^64 included, F6) is encoded once, not
+        once per seat; every frame is byte-for-byte what encoding that seat's view alone gives."""
+        t = self.table
+        enc = wire.SharedEncoder()
+        names, connection = t.names, t.connection()
+        for s in t.seats:
+            p = s.peer
+            if p is not None:
+                v, data = self._frame_view(enc, s.index, self.view_for(s.index, p.lang, names, connection))
+                send_encoded(p, "view", data, "view", v)
+        public: dict[str, tuple[dict, bytes]] = {}
+        for p in t.spectators:
+            if p.lang not in public:
+                public[p.lang] = self._frame_view(enc, None, self.view_for(None, p.lang, names, connection))
+            v, data = public[p.lang]
+            send_encoded(p, "view", data, "view", v)
+
+    # --- events ----------------------------------------------------------------------------
+    def events(self, events: list[dict]) -> None:
+        """Send each engine event (with its ``text`` from the game's ``frapnet_describe_event``
+        in each recipient's language) to everyone; one message and one encoding per language.
+        An event the plugin cannot describe or encode goes out as its type and words only."""
+        if not events:
+            return
+        t = self.table
+        names = t.names
+        peers = self.peers()
+        for ev in events:
+            by_lang: dict[str, tuple[dict, bytes]] = {}  # one message and one encoding per language
+            for p in peers:
+                if p.lang not in by_lang:
+                    try:
+                        text = engine.describe_event(t.state, ev, names, p.lang)
+                    except Exception:  # noqa: BLE001 - a plugin's bug must not stop the table
+                        log.failure("describing event {type} failed", type=ev.get("type"))
+                        text = str(ev.get("type", "")).replace("_", " ")
+                    msg = {"type": "event", "event": dict(ev, text=text)}
+                    try:
+                        data = wire.frame(msg)
+                    except (TypeError, ValueError, OverflowError):  # a plugin's event: send its words only
+                        log.failure("event {type} cannot be sent", type=ev.get("type"))
+                        msg = {"type": "event", "event": {"type": str(ev.get("type", "")), "text": text}}
+                        data = wire.frame(msg)
+                    by_lang[p.lang] = (msg, data)
+                msg, data = by_lang[p.lang]
+                send_frame(p, msg, data)
+
+    def seat_event(self, kind: str, s: Seat, **facts) -> None:
+        """Tell everyone at the table (seats and spectators) about a change at seat ``s``: an
+        ``event`` of type ``kind`` (``seat_joined``, ``seat_lost``, ``seat_back``,
+        ``seat_left``, ``seat_takeover``) with ``seat``, ``name``, ``facts`` and ``text`` in
+        each recipient's language (:func:`frapnet.net.seats.seat_event_text`); encoded once per
+        language."""
+        ev = {"type": kind, "seat": s.index, "name": s.name, **facts}
+        by_lang: dict[str, tuple[dict, bytes]] = {}
+        for p in self.peers():
+            if p.lang not in by_lang:
+                msg = {"type": "event", "event": dict(ev, text=seat_event_text(ev, p.lang))}
+                by_lang[p.lang] = (msg, wire.frame(msg))
+            msg, data = by_lang[p.lang]
+            send_frame(p, msg, data)
+
+    def send_all(self, msg: dict) -> None:
+        """``msg`` to every seat's connection and every spectator, encoded once."""
+        data = wire.frame(msg)
+        for p in self.peers():
+            send_frame(p, msg, data)

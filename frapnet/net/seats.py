@@ -1,0 +1,82 @@
+"""Seats at a table: their states, the :class:`Seat` record, the words of seat events, and the
+timing-safe comparison of passwords and seat tokens (issue #3, docs/protocol.md "Seat events").
+
+Seats are 0…n−1 clockwise. No Twisted, no I/O.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+EMPTY, CONNECTED, RECONNECTING, BOT = "empty", "connected", "reconnecting", "bot"
+"""A seat's ``status``: nobody sits there; a person plays it over a live connection; its
+connection dropped and the seat waits (the grace period); a computer plays it (a computer client,
+or the host itself after a takeover)."""
+
+
+def same_secret(given: str, secret: str) -> bool:
+    """Timing-safe comparison of a password or seat token: both are hashed first (SHA-256), so
+    neither the content nor the length of ``secret`` shows in how long a wrong guess takes."""
+    return hmac.compare_digest(hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest(),
+                               hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest())
+
+
+class Seat:
+    """One seat: ``name`` (str, "" while empty), ``token`` (the seat token, or None while
+    empty), ``peer`` (the connection playing it, or None), ``status`` (``"empty"``,
+    ``"connected"``, ``"reconnecting"``, ``"bot"``), ``is_bot`` (a computer client joined it),
+    ``takeover`` (the host itself plays it: the player's grace period ran out or they left)."""
+
+    __slots__ = ("index", "name", "token", "peer", "status", "is_bot", "takeover", "grace_call", "reserved")
+
+    def __init__(self, index: int, reserved: bool = False) -> None:
+        self.index = index
+        self.name = ""
+        self.token: str | None = None
+        self.peer = None
+        self.status = EMPTY
+        self.is_bot = False
+        self.takeover = False
+        self.grace_call = None
+        self.reserved = reserved
+
+
+SEAT_EVENT_TEXT = {
+    "en": {
+        "seat_joined": "{name} joined the table (seat {seat1})",
+        "seat_joined_bot": "{name} (computer) joined the table (seat {seat1})",
+        "seat_lost": "{name} lost connection; the seat waits {grace} s",
+        "seat_back": "{name} is back",
+        "seat_left": "{name} left the table",
+        "seat_left_takeover": "{name} left — a computer player takes the seat",
+        "seat_takeover": "{name} did not come back in time — a computer player takes the seat",
+    },
+    "ru": {
+        "seat_joined": "За стол садится {name} (место {seat1})",
+        "seat_joined_bot": "За стол садится {name} (компьютер, место {seat1})",
+        "seat_lost": "Связь с {name} потеряна; место ждёт {grace} с",
+        "seat_back": "{name} снова за столом",
+        "seat_left": "{name} уходит из-за стола",
+        "seat_left_takeover": "{name} уходит из-за стола — место занимает компьютер",
+        "seat_takeover": "{name} не вернулся вовремя — место занимает компьютер",
+    },
+}
+"""Per language, the words of the host's seat events (docs/protocol.md "Seat events"); the key
+is the event type, with ``_bot`` (a computer player joined) or ``_takeover`` (the host plays
+the seat from now on) appended."""
+
+
+def seat_event_text(event: dict, lang: str) -> str:
+    """A seat event (``{"type": "seat_joined"|"seat_lost"|"seat_back"|"seat_left"|
+    "seat_takeover", "seat": int 0…n−1, "name": str, ...}``) in plain words in ``lang``
+    (``"en"``, ``"ru"``; any other language gets English). Seats are shown counted from 1."""
+    words = SEAT_EVENT_TEXT.get(lang, SEAT_EVENT_TEXT["en"])
+    key = event["type"]
+    if event.get("bot"):
+        key += "_bot"
+    if event.get("takeover"):
+        key += "_takeover"
+    grace = event.get("grace", 0)
+    grace = int(grace) if float(grace).is_integer() else grace
+    return words[key].format(name=event.get("name") or "?", seat1=event["seat"] + 1, grace=grace)
+

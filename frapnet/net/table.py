@@ -1,0 +1,490 @@
+"""The referee of one table (issue #3): seats, tokens, the engine state and its version, and
+applying actions (:func:`frapnet.engine.apply`) — without sockets.
+
+:class:`Table` uses :mod:`frapnet.net.seats` (seat records), :mod:`frapnet.net.fanout` (views
+and events to every connection), :mod:`frapnet.net.journal` (what is stored, before anyone is
+told) and :mod:`frapnet.net.takeover` (grace and takeover timers; the computer player is handed
+in). It talks to its connections through the tiny *peer* interface
+(:class:`frapnet.net.fanout.Peer`) and to time through an ``IReactorTime`` (``callLater``), so
+tests drive it with fake peers and ``twisted.internet.task.Clock``; the Twisted server is
+:mod:`frapnet.net.server`, start-up :mod:`frapnet.hosting`.
+
+Seats are 0…n−1 clockwise; amounts are whole chips.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from typing import Any, Callable, Iterable
+
+from twisted.logger import Logger
+
+from frapnet import engine, record
+from frapnet.errors import RuleError
+from frapnet.net.config import TableConfig
+from frapnet.net.fanout import Fanout
+from frapnet.net.journal import RecordJournal
+from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, version_compatible
+from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, same_secret
+from frapnet.net.takeover import Chooser, Takeover
+from frapnet.plugins import default_registry
+
+log = Logger(namespace="frapnet.host")
+
+
+class Table:
+    """One table: seats, the engine state, and the referee's decisions (no sockets).
+
+    ``config`` (:class:`frapnet.net.config.TableConfig`): name, game, seats, options, house
+    rules — checked by :func:`frapnet.engine.new_match` (RuleError/PluginError) — password,
+    grace period, pause, deals, record, the takeover player's level and delay, seed,
+    spectator limit. ``clock`` (``callLater``/``seconds``); ``rng`` (shuffles and the first
+    dealer, F7; default ``random.SystemRandom``); ``registry`` (plugins); ``reserved`` (seats
+    kept for the host's own computer players, ``--bots``: each has its token from the start
+    (:meth:`reserved_token`), and only a hello with that token takes it — a hello without
+    ``seat`` skips it, one naming it is refused with ``seat_taken``); ``choose`` (the
+    takeover's computer player, :data:`frapnet.net.takeover.Chooser`; default a random legal
+    move); ``on_finish`` (called once with the result dict); ``journal`` (default a
+    :class:`frapnet.net.journal.RecordJournal` of ``config.record``).
+
+    Seat changes are told to everyone as events (docs/protocol.md "Seat events"). Once a person
+    (a client without ``bot``) has sat here, no new deal starts while no person is connected:
+    ``waiting`` is True until one is back (design.md principle 5); a table of computer players
+    only deals on.
+    """
+
+    def __init__(self, config: TableConfig, *, clock, rng: random.Random | None = None, registry=None,
+                 reserved: Iterable[int] = (), choose: Chooser | None = None,
+                 on_finish: Callable[[dict], Any] | None = None, journal=None) -> None:
+        self.config = config
+        self.name = config.name
+        self.registry = registry
+        self.state = engine.new_match(config.game, config.players, config.options, config.house_rules, registry)
+        self.clock = clock
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.seed = config.seed
+        self.password = config.password
+        self.grace = config.grace
+        self.pause = config.pause
+        self.deals = config.deals
+        self.on_finish = on_finish
+        reserved = set(reserved)
+        self.seats = [Seat(i, i in reserved) for i in range(config.players)]
+        for s in self.seats:  # only the host's own computer players get these (frapnet.hosting)
+            if s.reserved:
+                s.token = secrets.token_urlsafe(18)
+        self.spectators: list = []
+        self.max_spectators = config.max_spectators
+        self.started = False
+        self.finished = False
+        self.result: dict | None = None
+        self._next_deal_call = None
+        self.fanout = Fanout(self)
+        self.journal = journal if journal is not None else RecordJournal(config.record)
+        self.takeover = Takeover(self, clock, choose, config.level, config.bot_delay, config.seed)
+        self.actions_applied = 0
+        self.rejected = 0
+        # Per seat: the state version at which that seat's legal actions last changed, and those
+        # actions. An action made against any version since then is still current for that seat
+        # (another seat looking at its cards, or choosing its cards to pass at the same time,
+        # does not make it stale); one made before it — or sent twice — is refused as stale.
+        self._since = [0] * self.state.players
+        self._seat_actions: list = [None] * self.state.players
+        self.on_seats_changed: Callable[[], Any] | None = None
+        self._rejoined = False  # set by _claim: the last hello took back a held seat
+        self.had_human = False  # a person (not a computer player) has sat at this table
+        self.waiting = False  # between deals, waiting for a person to come back (principle 5)
+
+    # --- descriptions ------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        """Per seat 0…n−1, the player's name ("" while empty)."""
+        return [s.name for s in self.seats]
+
+    def connection(self) -> list[str]:
+        """Per seat: ``"connected"``, ``"reconnecting"``, ``"bot"`` or ``"empty"``."""
+        return [s.status for s in self.seats]
+
+    def free_seats(self) -> int:
+        """How many seats are empty (for the LAN announcement's ``seats_free``)."""
+        return sum(1 for s in self.seats if s.status == EMPTY)
+
+    def players_info(self) -> list[dict]:
+        """The welcome's ``players``: per seat ``{"seat", "name", "connection"}``."""
+        return [{"seat": s.index, "name": s.name, "connection": s.status} for s in self.seats]
+
+    def _plugins(self) -> list[dict]:
+        reg = self.registry or default_registry()
+        out = []
+        names = {self.state.game: "game", **{h: "house_rule" for h in self.state.house_rules}}
+        for info in reg.plugins:
+            provides = [g for g in info.games if g in names] + [h for h in info.house_rules if h in names]
+            if provides and not info.error:
+                out.append({"name": info.name, "version": info.version, "provides": provides})
+        return out
+
+    def welcome(self, seat: int | None, token: str | None, lang: str) -> dict:
+        """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token``
+        (docs/protocol.md lists the fields)."""
+        st = self.state
+        spec = st.spec
+        return {
+            "type": "welcome", "protocol": PROTOCOL_VERSION, "table": self.name, "game": st.game,
+            "title": spec.title, "options": dict(st.options), "house_rules": list(st.house_rules),
+            "rules": spec.describe(), "plugins": self._plugins(), "seat": seat, "token": token,
+            "players": self.players_info(), "password": self.password is not None, "grace": self.grace,
+            "deals": self.deals,
+        }
+
+    def view_for(self, seat: int | None, lang: str) -> dict:
+        """The view ``seat`` (None: public) gets now, in ``lang`` (:meth:`Fanout.view_for`)."""
+        return self.fanout.view_for(seat, lang)
+
+    def broadcast_views(self) -> None:
+        """Send every connected seat its own view and every spectator the public view."""
+        self.fanout.views()
+
+    def _changed(self, events: list[dict] = ()) -> None:
+        self.fanout.events(list(events))
+        self.fanout.views()
+        self.takeover.schedule()
+        if self.on_seats_changed is not None and not events:
+            self.on_seats_changed()
+
+    # --- joining -----------------------------------------------------------------------------
+    def join(self, peer, hello: dict) -> int | None:
+        """Seat (or seat as spectator) the peer that sent ``hello`` (checked by
+        :func:`frapnet.net.protocol.check_client_message`); send it ``welcome`` and a view.
+
+        Returns the seat (None for a spectator). Raises ProtocolError (fatal) with code
+        ``version``, ``password``, ``bad_token``, ``seat_taken``, ``table_full``.
+        """
+        if not version_compatible(hello["protocol"]):
+            raise ProtocolError("version", f"protocol {hello['protocol']!r} is not compatible with this "
+                                           f"host's {PROTOCOL_VERSION}", fatal=True)
+        if self.password is not None and not same_secret(hello.get("password") or "", self.password):
+            raise ProtocolError("password", "wrong or missing password for table " + repr(self.name), fatal=True)
+        peer.lang = hello["lang"]
+        if self.finished:
+            raise ProtocolError("table_full", "the match at this table has ended", fatal=True)
+        if hello["spectate"]:
+            if len(self.spectators) >= self.max_spectators:
+                raise ProtocolError("busy", f"table {self.name!r} already has {self.max_spectators} spectators; "
+                                            "try later", fatal=True)
+            self.spectators.append(peer)
+            peer.seat = None
+            log.info("table {table}: spectator {name} joined", table=self.name, name=hello["name"])
+            peer.send(self.welcome(None, None, peer.lang))
+            peer.send({"type": "view", "view": self.fanout.view_for(None, peer.lang)})
+            return None
+        seat = self._claim(peer, hello)
+        s = self.seats[seat]
+        peer.seat = seat
+        peer.send(self.welcome(seat, s.token, peer.lang))
+        if self._rejoined:
+            self.fanout.seat_event("seat_back", s)
+        else:
+            self.fanout.seat_event("seat_joined", s, bot=s.is_bot)
+        self._changed()
+        self._maybe_start()
+        return seat
+
+    def reserved_token(self, seat: int) -> str:
+        """The token of ``seat``, kept for one of the host's own computer players (``--bots``)."""
+        s = self.seats[seat]
+        if not s.reserved or s.token is None:
+            raise ValueError(f"seat {seat} is not kept for a computer player")
+        return s.token
+
+    def _claim(self, peer, hello: dict) -> int:
+        self._rejoined = False
+        token = hello.get("token")
+        s = None
+        if token:
+            for x in self.seats:
+                if x.token is not None and same_secret(token, x.token):
+                    s = x
+                    break
+            if s is None:
+                raise ProtocolError("bad_token", "that seat token is not valid at this table (the seat was given "
+                                                 "up)", fatal=True)
+            if s.status != EMPTY:
+                return self._reclaim(s, peer, hello)
+            # an empty seat kept for the host's computer player, taken with its token
+        want = hello.get("seat")
+        if s is not None:
+            pass
+        elif want is not None:
+            if not 0 <= want < len(self.seats):
+                raise ProtocolError("bad_message", f"seat {want} does not exist (seats 0…{len(self.seats) - 1})",
+                                    fatal=True)
+            s = self.seats[want]
+            if s.status != EMPTY:
+                raise ProtocolError("seat_taken", f"seat {want} is taken by {s.name!r}; to take it back "
+                                                  "send its token", fatal=True)
+            if s.reserved:
+                raise ProtocolError("seat_taken", f"seat {want} is kept for the host's computer player",
+                                    fatal=True)
+        else:
+            free = [x for x in self.seats if x.status == EMPTY and not x.reserved]
+            if not free:
+                raise ProtocolError("table_full", f"every seat at {self.name!r} is taken; join as a spectator",
+                                    fatal=True)
+            s = free[0]
+        s.name = hello["name"]
+        if not s.reserved:
+            s.token = secrets.token_urlsafe(18)
+        s.peer = peer
+        s.is_bot = hello.get("bot", False)
+        s.status = BOT if s.is_bot else CONNECTED
+        s.takeover = False
+        if not s.is_bot:
+            self.had_human = True
+            self._wake()
+        self.journal.seats_changed(self.name, self.seats)
+        log.info("table {table}: {name} took seat {seat}{bot}", table=self.name, name=s.name, seat=s.index,
+                 bot=" (computer)" if s.is_bot else "")
+        return s.index
+
+    def _reclaim(self, s: Seat, peer, hello: dict) -> int:
+        if s.peer is not None and s.peer is not peer:  # the old connection is stale: replace it
+            old = s.peer
+            s.peer = None
+            old.seat = None
+            old.close("replaced by a new connection with this seat's token")
+        self.takeover.cancel_grace(s)
+        s.peer = peer
+        s.takeover = False
+        s.status = BOT if s.is_bot else CONNECTED
+        self.takeover.cancel(s.index)
+        self._rejoined = True
+        if not s.is_bot:
+            self._wake()
+        log.info("table {table}: {name} reconnected to seat {seat}", table=self.name, name=s.name, seat=s.index)
+        return s.index
+
+    def _maybe_start(self) -> None:
+        if self.started or self.finished or any(s.status == EMPTY for s in self.seats):
+            return
+        self.started = True
+        log.info("table {table}: all {n} seats taken; the match begins", table=self.name, n=len(self.seats))
+        self._start_deal()
+
+    def humans_connected(self) -> int:
+        """How many seats a person (not a computer player) plays over a live connection now."""
+        return sum(1 for s in self.seats if s.status == CONNECTED)
+
+    def _wake(self) -> None:
+        """A person is back at a table that was waiting between deals: deal on after the pause."""
+        if self.waiting and not self.finished:
+            self.waiting = False
+            log.info("table {table}: a player is back; the match goes on", table=self.name)
+            if self._next_deal_call is None:
+                self._next_deal_call = self.clock.callLater(self.pause, self._start_deal)
+
+    def _start_deal(self) -> None:
+        self._next_deal_call = None
+        if self.finished:
+            return
+        if self.had_human and not self.humans_connected():
+            # design.md principle 5: nobody plays a match for people who are all away; a table
+            # of computer players only (host --bots = players) plays on
+            if not self.waiting:
+                log.info("table {table}: no player connected; waiting before deal {n}", table=self.name,
+                         n=self.state.deal_no + 1)
+            self.waiting = True
+            return
+        deck = engine.pack(self.state)
+        self.rng.shuffle(deck)
+        dealer = self.rng.randrange(self.state.players) if self.state.dealer is None else None  # F7: by lot
+        self.state, events = engine.start_deal(self.state, deck, dealer)
+        self._track_versions(None)
+        self.journal.deal_started(self.state)
+        self._changed(events)
+        self._after_change()
+
+    # --- playing -----------------------------------------------------------------------------
+    def act(self, peer, msg: dict) -> None:
+        """Apply the ``act`` message ``msg`` from ``peer``'s seat.
+
+        Raises ProtocolError ``not_seated``, ``wrong_seat``, ``stale`` (version differs from
+        the state's: made against an older state or sent twice), ``illegal`` (the engine's
+        RuleError, with its rule). The state is unchanged on any error.
+        """
+        seat = getattr(peer, "seat", None)
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators cannot act")
+        if msg.get("seat") is not None and msg["seat"] != seat:
+            raise ProtocolError("wrong_seat", f"you sit at seat {seat}; you cannot act for seat {msg['seat']}")
+        self.apply_action(seat, msg["action"], msg["version"])
+
+    def apply_action(self, seat: int, action: Any, version: int) -> None:
+        """Apply ``action`` for ``seat`` if ``version`` is the current state version."""
+        if self.finished:
+            raise ProtocolError("illegal", "the match has ended", "record")
+        if not isinstance(version, int) or not self._since[seat] <= version <= self.state.version:
+            self.rejected += 1
+            raise ProtocolError("stale", f"the action was made against state version {version}; seat {seat}'s "
+                                         f"choices changed at version {self._since[seat]} (already applied, or "
+                                         f"the table moved on)")
+        try:
+            new, events = engine.apply(self.state, seat, action)
+        except RuleError as exc:
+            self.rejected += 1
+            raise ProtocolError("illegal", exc.message, exc.rule) from None
+        self.state = new
+        self.actions_applied += 1
+        self._track_versions(seat)
+        self.journal.action_applied(self.state)  # before its effects are sent (design.md principle 5)
+        self._changed(events)
+        self._after_change()
+
+    def _track_versions(self, actor: int | None) -> None:
+        """Note, per seat, whether its legal actions changed with the new state (see ``_since``).
+
+        ``actor`` (the seat whose action was just applied; None at a deal start: every seat)
+        always counts as changed, so a duplicate of its action is refused as stale.
+        """
+        st = self.state
+        for seat in range(st.players):
+            acts = engine.legal_actions(st, seat)
+            if seat == actor or actor is None or acts != self._seat_actions[seat]:
+                self._since[seat] = st.version
+            self._seat_actions[seat] = acts
+
+    def _after_change(self) -> None:
+        st = self.state
+        if st.phase == engine.DEAL:
+            return
+        if st.phase == engine.OVER or (self.deals is not None and st.deal_no >= self.deals):
+            self.finish("match over")
+        elif self._next_deal_call is None:
+            self._next_deal_call = self.clock.callLater(self.pause, self._start_deal)
+
+    # --- chat, leaving, connection loss ------------------------------------------------------
+    def chat(self, peer, text: str) -> None:
+        """Send a (cleaned) chat line from ``peer`` to everyone at the table."""
+        if not text:
+            return
+        seat = getattr(peer, "seat", None)
+        name = self.seats[seat].name if seat is not None else getattr(peer, "name", "spectator")
+        self.fanout.send_all({"type": "chat", "seat": seat, "name": name, "text": text})
+
+    def leave(self, peer) -> None:
+        """``peer`` leaves: a seat is played by the host from now on (or freed before the match)."""
+        self.lost(peer, left=True)
+        peer.close("you left the table")
+
+    def lost(self, peer, left: bool = False) -> None:
+        """``peer``'s connection is gone (or it left): start the grace period of its seat."""
+        if peer in self.spectators:
+            self.spectators.remove(peer)
+            return
+        seat = getattr(peer, "seat", None)
+        if seat is None or self.seats[seat].peer is not peer:
+            return
+        peer.seat = None
+        s = self.seats[seat]
+        s.peer = None
+        if self.finished:
+            return
+        if left:
+            log.info("table {table}: {name} left seat {seat}", table=self.name, name=s.name, seat=seat)
+            self.fanout.seat_event("seat_left", s, takeover=self.started)
+            self._give_up(s)
+        else:
+            log.info("table {table}: {name} at seat {seat} disconnected; holding the seat for {grace}s",
+                     table=self.name, name=s.name, seat=seat, grace=self.grace)
+            s.status = RECONNECTING
+            self.takeover.start_grace(s, self.grace)
+            self.fanout.seat_event("seat_lost", s, grace=self.grace)
+            self._changed()
+
+    def grace_over(self, seat: int) -> None:
+        """The grace period of ``seat`` ran out (:class:`frapnet.net.takeover.Takeover`): if the
+        player is still away, the host plays the seat from now on (freed before the match)."""
+        s = self.seats[seat]
+        s.grace_call = None
+        if s.status == RECONNECTING and not self.finished:
+            log.info("table {table}: seat {seat} ({name}) did not come back in time", table=self.name, seat=seat,
+                     name=s.name)
+            if self.started:
+                self.fanout.seat_event("seat_takeover", s)
+            else:
+                self.fanout.seat_event("seat_left", s, takeover=False)
+            self._give_up(s)
+
+    def _give_up(self, s: Seat) -> None:
+        self.takeover.cancel_grace(s)
+        if self.started:
+            s.status = BOT  # the host plays the seat; the token still takes it back
+            s.takeover = True
+        else:
+            s.status, s.name, s.is_bot = EMPTY, "", False
+            if not s.reserved:  # a kept seat keeps its token: the host's computer player may come back
+                s.token = None
+            self.journal.seats_changed(self.name, self.seats)
+        self._changed()
+
+    # --- ending ------------------------------------------------------------------------------
+    def result_dict(self) -> dict:
+        """``table``, ``game``, ``deals`` (started), ``match_over`` and the game's match report
+        (``balances`` and ``pot`` in whole chips, or ``points``)."""
+        st = self.state
+        out = {"table": self.name, "game": st.game, "deals": st.deal_no, "match_over": st.phase == engine.OVER}
+        out.update(engine.match_report(st))
+        return out
+
+    def finish(self, reason: str) -> None:
+        """End the table: write the record, tell everyone (``closing`` with the result)."""
+        if self.finished:
+            return
+        self.finished = True
+        self.takeover.cancel_all()
+        if self._next_deal_call is not None and self._next_deal_call.active():
+            self._next_deal_call.cancel()
+        self.journal.finished(self.state)
+        self.result = self.result_dict()
+        log.info("table {table}: {reason}; result {result}", table=self.name, reason=reason,
+                 result=json.dumps(self.result))
+        self.fanout.send_all({"type": "closing", "reason": reason, "result": self.result})
+        if self.on_finish is not None:
+            self.on_finish(self.result)
+
+    # --- resuming after a restart (design.md principle 5) -------------------------------------
+    def resume(self, rec: dict) -> None:
+        """Continue the match written in ``rec`` (this table's record): replay it (mid-deal
+        included), advance the shuffling rng past the deals already dealt (so a seeded match
+        goes on exactly as it would have), and give every seat saved in ``RECORD.seats`` back its
+        name and token with status ``reconnecting`` (its grace period starts now; the seats
+        come from the journal); seats kept for
+        the host's own computer players are left empty for them to take again.
+
+        Raises :class:`frapnet.record.ReplayError` if the record does not replay, ValueError if
+        it is for another game, seat count or options.
+        """
+        state, _ = record.replay(rec, self.registry)
+        st = self.state
+        if (state.game, state.players, state.options, state.house_rules) != \
+                (st.game, st.players, st.options, st.house_rules):
+            raise ValueError(f"the record is for {state.game} with {state.players} players and options "
+                             f"{state.options}, not this table's {st.game}, {st.players}, {st.options}")
+        for i in range(state.deal_no):  # the same draws _start_deal made
+            self.rng.shuffle(engine.pack(st))
+            if i == 0:
+                self.rng.randrange(st.players)
+        self.state = state
+        self._track_versions(None)
+        for s, (name, token, is_bot) in zip(self.seats, self.journal.saved_seats(len(self.seats))):
+            if s.reserved or token is None:
+                continue
+            s.name, s.token, s.is_bot = name, token, is_bot
+            self.had_human = self.had_human or not is_bot
+            s.status = RECONNECTING
+            self.takeover.start_grace(s, self.grace)
+        self.started = state.deal_no > 0
+        log.info("table {table}: resumed {where} (state version {v})", table=self.name,
+                 where=record.resume_summary(state), v=state.version)
+        if self.started:
+            self._after_change()

@@ -1,0 +1,107 @@
+"""A table's timers: the grace period of a dropped seat and the host's own moves for a seat
+it has taken over (design.md principle 5; docs/hosting.md "Dropped connections").
+
+The computer player is handed in as a *chooser* — ``choose(view, level, rng) -> action list``
+over the seat's view, the same one a client gets (frapnet.hosting passes
+:func:`frapnet.bots.strategy.choose`); without one, :func:`random_choice`. Time is an
+``IReactorTime`` (``callLater``), so tests drive it with ``twisted.internet.task.Clock``.
+"""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Callable
+
+from twisted.logger import Logger
+
+from frapnet import engine
+from frapnet.net.protocol import ProtocolError
+from frapnet.net.seats import Seat
+
+if TYPE_CHECKING:  # pragma: no cover - for annotations only
+    from frapnet.net.table import Table
+
+log = Logger(namespace="frapnet.host")
+
+Chooser = Callable[[dict, str, random.Random], list]
+"""``choose(view, level, rng) -> action``: a computer player's move (a wire action list, one of
+``view["actions"][i]["action"]``) for the seat whose view it is."""
+
+
+def random_choice(view: dict, level: str, rng: random.Random) -> list:
+    """A :data:`Chooser` that picks uniformly among the view's legal actions (any ``level``)."""
+    return rng.choice([a["action"] for a in view["actions"]])
+
+
+class Takeover:
+    """The grace and takeover timers of ``table``: ``choose`` plays a taken-over seat at
+    ``level``, ``delay`` seconds after it is that seat's turn; ``seed`` (None: the table's rng)
+    makes its choices reproducible per seat and state version."""
+
+    def __init__(self, table: "Table", clock, choose: Chooser | None = None, level: str = "basic",
+                 delay: float = 0.0, seed: Any = None) -> None:
+        self.table = table
+        self.clock = clock
+        self.choose = choose or random_choice
+        self.level = level
+        self.delay = delay
+        self.seed = seed
+        self._calls: dict[int, Any] = {}  # seat -> its pending takeover move
+
+    # --- grace ------------------------------------------------------------------------------
+    def start_grace(self, s: Seat, seconds: float) -> None:
+        """Seat ``s`` lost its connection: after ``seconds`` call ``table.grace_over(seat)``."""
+        self.cancel_grace(s)
+        s.grace_call = self.clock.callLater(seconds, self.table.grace_over, s.index)
+
+    @staticmethod
+    def cancel_grace(s: Seat) -> None:
+        """Seat ``s`` is back (or given up): its grace period ends now."""
+        if s.grace_call is not None and s.grace_call.active():
+            s.grace_call.cancel()
+        s.grace_call = None
+
+    # --- takeover moves ---------------------------------------------------------------------
+    def schedule(self) -> None:
+        """For every taken-over seat to act in the deal in play, schedule its move (once)."""
+        t = self.table
+        if t.finished or t.state.phase != engine.DEAL:
+            return
+        for seat in t.state.to_act:
+            if t.seats[seat].takeover and seat not in self._calls:
+                self._calls[seat] = self.clock.callLater(self.delay, self._move, seat, t.state.version)
+
+    def cancel(self, seat: int) -> None:
+        """Drop ``seat``'s pending takeover move (its player is back)."""
+        call = self._calls.pop(seat, None)
+        if call is not None and call.active():
+            call.cancel()
+
+    def cancel_all(self) -> None:
+        """Drop every pending move and grace period (the table ends)."""
+        for call in self._calls.values():
+            if call.active():
+                call.cancel()
+        self._calls.clear()
+        for s in self.table.seats:
+            self.cancel_grace(s)
+
+    def _move(self, seat: int, version: int) -> None:
+        self._calls.pop(seat, None)
+        t = self.table
+        s = t.seats[seat]
+        if t.finished or not s.takeover or t.state.version != version or seat not in t.state.to_act:
+            self.schedule()
+            return
+        view = engine.view(t.state, seat)
+        rng = random.Random(f"{self.seed}/{seat}/{version}") if self.seed is not None else t.rng
+        try:
+            action = self.choose(view, self.level, rng)
+        except Exception:  # noqa: BLE001 - a strategy bug must not stall the table
+            log.failure("takeover strategy failed; playing a random legal action")
+            action = engine.action_to_wire(rng.choice(engine.legal_actions(t.state, seat)))
+        try:
+            t.apply_action(seat, action, version)
+        except ProtocolError as exc:
+            log.warn("takeover move {action} for seat {seat} refused: {msg}", action=action, seat=seat,
+                     msg=exc.message)
+            t.apply_action(seat, engine.action_to_wire(engine.legal_actions(t.state, seat)[0]), version)
