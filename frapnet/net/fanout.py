@@ -17,7 +17,9 @@ from twisted.logger import Logger
 
 from frapnet import engine
 from frapnet.net import wire
+from frapnet.net.protocol import PROTOCOL_VERSION
 from frapnet.net.seats import Seat, seat_event_text
+from frapnet.plugins import default_registry
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations only
     from frapnet.net.table import Table
@@ -71,6 +73,31 @@ class Fanout:
         """Every connection at the table: the seats' (in seat order), then the spectators."""
         t = self.table
         return [s.peer for s in t.seats if s.peer is not None] + list(t.spectators)
+
+    def _plugins(self) -> list[dict]:
+        t = self.table
+        reg = t.registry or default_registry()
+        out = []
+        names = {t.state.game: "game", **{h: "house_rule" for h in t.state.house_rules}}
+        for info in reg.plugins:
+            provides = [g for g in info.games if g in names] + [h for h in info.house_rules if h in names]
+            if provides and not info.error:
+                out.append({"name": info.name, "version": info.version, "provides": provides})
+        return out
+
+    def welcome(self, seat: int | None, token: str | None, lang: str) -> dict:
+        """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token``
+        (docs/protocol.md lists the fields)."""
+        t = self.table
+        st = t.state
+        spec = st.spec
+        return {
+            "type": "welcome", "protocol": PROTOCOL_VERSION, "table": t.name, "game": st.game,
+            "title": spec.title, "options": dict(st.options), "house_rules": list(st.house_rules),
+            "rules": spec.describe(), "plugins": self._plugins(), "seat": seat, "token": token,
+            "players": t.players_info(), "password": t.password is not None, "grace": t.grace,
+            "deals": t.deals,
+        }
 
     # --- views -----------------------------------------------------------------------------
     def view_for(self, seat: int | None, lang: str, names: list | None = None,

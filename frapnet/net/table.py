@@ -28,7 +28,6 @@ from frapnet.net.journal import RecordJournal
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, version_compatible
 from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, same_secret
 from frapnet.net.takeover import Chooser, Takeover
-from frapnet.plugins import default_registry
 
 log = Logger(namespace="frapnet.host")
 
@@ -114,28 +113,10 @@ class Table:
         """The welcome's ``players``: per seat ``{"seat", "name", "connection"}``."""
         return [{"seat": s.index, "name": s.name, "connection": s.status} for s in self.seats]
 
-    def _plugins(self) -> list[dict]:
-        reg = self.registry or default_registry()
-        out = []
-        names = {self.state.game: "game", **{h: "house_rule" for h in self.state.house_rules}}
-        for info in reg.plugins:
-            provides = [g for g in info.games if g in names] + [h for h in info.house_rules if h in names]
-            if provides and not info.error:
-                out.append({"name": info.name, "version": info.version, "provides": provides})
-        return out
-
     def welcome(self, seat: int | None, token: str | None, lang: str) -> dict:
         """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token``
-        (docs/protocol.md lists the fields)."""
-        st = self.state
-        spec = st.spec
-        return {
-            "type": "welcome", "protocol": PROTOCOL_VERSION, "table": self.name, "game": st.game,
-            "title": spec.title, "options": dict(st.options), "house_rules": list(st.house_rules),
-            "rules": spec.describe(), "plugins": self._plugins(), "seat": seat, "token": token,
-            "players": self.players_info(), "password": self.password is not None, "grace": self.grace,
-            "deals": self.deals,
-        }
+        (:meth:`frapnet.net.fanout.Fanout.welcome`)."""
+        return self.fanout.welcome(seat, token, lang)
 
     def view_for(self, seat: int | None, lang: str) -> dict:
         """The view ``seat`` (None: public) gets now, in ``lang`` (:meth:`Fanout.view_for`)."""
