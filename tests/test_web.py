@@ -17,7 +17,9 @@ from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransportWithDisconnection
 
 from frapnet.net import wire
-from frapnet.net.host import HostFactory, Table
+from frapnet.net.config import TableConfig
+from frapnet.net.server import HostFactory
+from frapnet.net.table import Table
 from frapnet.net.web import ASSETS, load_assets, origin_allowed, web_factory
 
 HELLO = {"type": "hello", "protocol": "1.0", "name": "Olga"}
@@ -25,7 +27,8 @@ HELLO = {"type": "hello", "protocol": "1.0", "name": "Olga"}
 
 def make(players=2, password=None, **factory_kw):
     clock = Clock()
-    table = Table("T", "frap", players, {}, clock=clock, rng=random.Random(1), pause=0.0, password=password)
+    table = Table(TableConfig(name="T", players=players, pause=0.0, password=password), clock=clock,
+                  rng=random.Random(1))
     hf = HostFactory({"T": table}, clock, **factory_kw)
     return clock, table, hf, web_factory(hf, reactor=clock, names={"localhost", "gamebox"})
 

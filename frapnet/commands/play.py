@@ -25,6 +25,17 @@ def add_arguments(p):
                         "port of 127.0.0.1 and print its address (0: any free port; docs/web.md)")
 
 
+def host_config(args, name: str, options: dict):
+    """The :class:`frapnet.hosting.HostConfig` of a `frapnet play` command line: a table on
+    127.0.0.1 only, a computer player in every seat but the first, nothing announced."""
+    from frapnet.hosting import HostConfig, TableConfig
+
+    table = TableConfig(name=name, game=args.game, players=args.players, options=options,
+                        house_rules=args.house_rule, deals=args.deals, record=args.record, level=args.level,
+                        bot_delay=args.bot_delay, pause=args.pause, seed=args.seed)
+    return HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False)
+
+
 def run(args) -> int:
     import sys
 
@@ -59,13 +70,9 @@ def run(args) -> int:
     install_reactor()
 
     def main(reactor):
-        from frapnet.hosting import HostConfig, TableConfig, start_host
+        from frapnet.hosting import start_host
 
-        table = TableConfig(name=name, game=args.game, players=args.players, options=options,
-                            house_rules=args.house_rule, deals=args.deals, record=args.record, level=args.level,
-                            bot_delay=args.bot_delay, pause=args.pause, seed=args.seed)
-        config = HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False)
-        handle = start_host(reactor, config, registry=registry)
+        handle = start_host(reactor, host_config(args, name, options), registry=registry)
         return run_local(reactor, handle, name=name, lang=lang)
 
     return react(main)
@@ -90,13 +97,9 @@ def _play_web(args, name: str, options: dict, registry) -> int:
     from twisted.internet.error import CannotListenError
 
     async def main(reactor):
-        from frapnet.net.host import start_host
+        from frapnet.hosting import start_host
 
-        handle = start_host(reactor, game=args.game, players=args.players, options=options,
-                            house_rules=args.house_rule, bots=args.players - 1, level=args.level,
-                            bind="127.0.0.1", port=0, seed=args.seed, name=name,
-                            deals=args.deals, record=args.record, registry=registry, announce=False,
-                            bot_delay=args.bot_delay, pause=args.pause)
+        handle = start_host(reactor, host_config(args, name, options), registry=registry)
         try:
             start_web(reactor, handle, args.web, "127.0.0.1", qr=False)
         except CannotListenError as exc:
