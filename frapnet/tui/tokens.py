@@ -4,7 +4,7 @@ The host gives each seated player a secret seat token (docs/hosting.md, docs/pro
 TableClient resends it on reconnect within one run. This module keeps it on disk too, in one
 small JSON file readable only by you (mode 0600, its directory 0700)::
 
-    $XDG_STATE_HOME/frapnet/tokens.json      (default ~/.local/state/frapnet/tokens.json)
+    $XDG_STATE_HOME/frapnet/tokens.json      (default ~/.local/state/frapnet/tokens.json; frapnet.paths)
     {"127.0.0.1:7777/": {"token": "…", "table": "Olga's table", "seat": 0, "saved": 1764441600}}
 
 keyed by ``HOST:PORT/TABLE`` (TABLE empty unless a table was named in the hello). A token is
@@ -18,15 +18,15 @@ import os
 import time
 from pathlib import Path
 
+from frapnet import paths
+
 MAX_ENTRIES = 64
 
 
-def tokens_path(environ=None) -> Path:
-    """The file: ``$XDG_STATE_HOME/frapnet/tokens.json``, else ``~/.local/state/frapnet/tokens.json``."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_STATE_HOME") or ""
-    root = Path(base) if base and os.path.isabs(base) else Path(env.get("HOME") or Path.home()) / ".local" / "state"
-    return root / "frapnet" / "tokens.json"
+def tokens_path() -> Path:
+    """The file: :func:`frapnet.paths.tokens_file` (``$XDG_STATE_HOME/frapnet/tokens.json``,
+    default ``~/.local/state/frapnet/tokens.json`` on Linux)."""
+    return paths.tokens_file()
 
 
 def table_key(host: str, port: int, table: str | None = None) -> str:

@@ -1,0 +1,65 @@
+"""Per-user paths come from platformdirs, in one module (issue #10, frapnet/paths.py).
+
+On Linux the XDG variables move every path; nothing is created until ensure_dir is called.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+import pytest
+
+from frapnet import paths
+from frapnet.tui import tokens
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG paths are the Linux layout")
+
+
+@pytest.fixture
+def xdg(monkeypatch, tmp_path):
+    for var, sub in (("XDG_CONFIG_HOME", "cfg"), ("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    monkeypatch.delenv(paths.CONFIG_ENV, raising=False)
+    return tmp_path
+
+
+def test_every_path_follows_the_xdg_variables(xdg):
+    assert paths.config_dir() == xdg / "cfg" / "frapnet"
+    assert paths.config_file() == xdg / "cfg" / "frapnet" / "config.toml"
+    assert paths.data_dir() == xdg / "data" / "frapnet"
+    assert paths.plugins_dir() == xdg / "data" / "frapnet" / "plugins"
+    assert paths.state_dir() == xdg / "state" / "frapnet"
+    assert paths.tokens_file() == xdg / "state" / "frapnet" / "tokens.json"
+    assert tokens.tokens_path() == paths.tokens_file()
+    assert sorted(os.listdir(xdg)) == []  # computing a path creates nothing
+
+
+def test_defaults_under_home(monkeypatch, tmp_path):
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", paths.CONFIG_ENV):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert paths.config_file() == tmp_path / ".config" / "frapnet" / "config.toml"
+    assert paths.data_dir() == tmp_path / ".local" / "share" / "frapnet"
+    assert paths.tokens_file() == tmp_path / ".local" / "state" / "frapnet" / "tokens.json"
+
+
+def test_frapnet_config_names_another_file(xdg, monkeypatch):
+    monkeypatch.setenv(paths.CONFIG_ENV, str(xdg / "elsewhere.toml"))
+    assert paths.config_file() == xdg / "elsewhere.toml"
+    monkeypatch.setenv(paths.CONFIG_ENV, "")  # empty: the default file
+    assert paths.config_file() == xdg / "cfg" / "frapnet" / "config.toml"
+
+
+def test_ensure_dir_makes_a_private_folder(xdg):
+    d = paths.ensure_dir(paths.data_dir() / "journal")
+    assert d.is_dir() and d == xdg / "data" / "frapnet" / "journal"
+    assert stat.S_IMODE(d.stat().st_mode) & 0o077 == 0
+    assert paths.ensure_dir(d) == d  # already there: fine
+
+
+def test_seat_tokens_are_saved_under_the_state_dir(xdg):
+    tokens.save_token("127.0.0.1", 7777, "tok-0123456789abcdef", name="Friday")
+    f = xdg / "state" / "frapnet" / "tokens.json"
+    assert f.is_file() and stat.S_IMODE(f.stat().st_mode) == 0o600
+    assert tokens.load_token("127.0.0.1", 7777) == "tok-0123456789abcdef"
