@@ -1,6 +1,7 @@
 """Plugin loading and per-table plugin managers.
 
-Loading order (issue #5): the built-in plugins (Frap), then every installed distribution's
+Loading order (issue #5): the built-in plugins (Frap, and the house rules of
+:mod:`frapnet.house_rules`: five-card Frap), then every installed distribution's
 entry points in the group ``frapnet``, then every ``*.py`` in each plugins dir. Each plugin is
 loaded on its own: one that fails to import, targets another API major version, has an invalid
 hook, or claims a plugin, game or house-rule name already taken is reported (name, where it came
@@ -9,9 +10,9 @@ runs a half-loaded game — and every other plugin still loads.
 
 Plugins dirs: the ``--plugins-dir DIR`` options (repeatable), after the default dirs given by
 :func:`default_plugin_dirs` — ``$FRAPNET_PLUGINS_DIR`` (a list separated by ``os.pathsep``; set
-it empty to load none), or else, when frapnet runs from a source checkout, the checkout's own
-``plugins/`` folder (so ``five_card_frap`` is at hand in a checkout without flags). A dir named
-twice is loaded once.
+it empty to load none), or else the user's own plugins dir (:func:`frapnet.paths.plugins_dir`,
+when it exists) and, when frapnet runs from a source checkout, the checkout's ``plugins/`` folder
+(the example house rule ``pam`` of docs/plugins.md). A dir named twice is loaded once.
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ from frapnet.engine.spec import GameSpec, HouseRuleSpec
 from frapnet.errors import PluginError
 
 ENTRY_POINT_GROUP = "frapnet"
-BUILTIN_PLUGINS = ("frapnet.games.frap",)
+# shipped with frapnet: the game Frap, and the house rules in frapnet/house_rules/
+BUILTIN_PLUGINS = ("frapnet.games.frap", "frapnet.house_rules.five_card_frap")
 PLUGINS_DIR_ENV = "FRAPNET_PLUGINS_DIR"
 
 
@@ -382,14 +384,23 @@ def default_plugin_dirs() -> list[Path]:
     """The plugins dirs loaded without ``--plugins-dir``.
 
     ``$FRAPNET_PLUGINS_DIR`` when set (entries separated by ``os.pathsep``; empty: none);
-    otherwise the checkout's ``plugins/`` (:func:`checkout_plugins_dir`) if frapnet runs from
-    one; otherwise none.
+    otherwise the user's plugins dir (:func:`frapnet.paths.plugins_dir`, e.g.
+    ``~/.local/share/frapnet/plugins``) if it exists, then the checkout's ``plugins/``
+    (:func:`checkout_plugins_dir`) if frapnet runs from one.
     """
+    from frapnet import paths
+
     env = os.environ.get(PLUGINS_DIR_ENV)
     if env is not None:
         return [Path(p) for p in env.split(os.pathsep) if p.strip()]
+    dirs = []
+    user = paths.plugins_dir()
+    if user.is_dir():
+        dirs.append(user)
     d = checkout_plugins_dir()
-    return [d] if d is not None else []
+    if d is not None:
+        dirs.append(d)
+    return dirs
 
 
 def load_registry(plugins_dirs: Iterable[str | Path] = (), entry_points: bool = True,
@@ -404,7 +415,8 @@ def load_registry(plugins_dirs: Iterable[str | Path] = (), entry_points: bool = 
     reg = Registry()
     for modname in BUILTIN_PLUGINS:
         mod = importlib.import_module(modname)
-        reg.add(mod, getattr(mod, "PLUGIN_NAME", modname.rsplit(".", 1)[-1]), __version__, "builtin")
+        reg.add(mod, getattr(mod, "PLUGIN_NAME", modname.rsplit(".", 1)[-1]), _module_version(mod, __version__),
+                "builtin")
     if entry_points:
         seen_eps = set()
         for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):

@@ -1,4 +1,4 @@
-"""Five-card Frap (F26, plugins/five_card_frap.py) from fixed decks.
+"""Five-card Frap (F26, frapnet/house_rules/five_card_frap.py, a built-in) from fixed decks.
 
 Three players, dealer seat 0, ante 100 (pot 300), 32-card pack, unless a test says otherwise.
 Seat 1 (left of the dealer) bids first; the frapper leads (F19, no cut-ins under F26).
@@ -24,9 +24,10 @@ HR = ["five_card_frap"]
 
 @pytest.fixture(scope="module")
 def reg():
-    """Built-ins plus the repo's plugins/ (explicitly, whatever FRAPNET_PLUGINS_DIR says)."""
-    r = load_registry([ROOT / "plugins"], entry_points=False)
+    """The built-ins alone (no plugins dir, no entry points): five-card Frap ships with frapnet."""
+    r = load_registry([], entry_points=False)
     assert "five_card_frap" in r.house_rules, [p.describe() for p in r.errors]
+    assert r.house_rules["five_card_frap"][1].source == "builtin"
     return r
 
 
@@ -303,20 +304,21 @@ def test_F26_record_replays_with_house_rules(reg, tmp_path):
     res = record.replay_json(rec, reg)
     assert res["ok"] and res["pot"] == 1200 and res["balances"] == [-400, -700, -100]
     assert res["deals"][0]["remises"] == [300, 600, 0]
-    # The same record through `frapnet replay --plugins-dir plugins`, as a user runs it
+    # The same record through `frapnet replay` with no plugins dir at all, as a user runs it
     f = tmp_path / "five.json"
     f.write_text(record.dumps(rec))
     env = dict(os.environ, FRAPNET_PLUGINS_DIR="")
-    p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(f), "--json",
-                        "--plugins-dir", str(ROOT / "plugins")], capture_output=True, text=True, env=env)
+    p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(f), "--json"],
+                       capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stdout + p.stderr
     assert json.loads(p.stdout)["deals"][0]["remises"] == [300, 600, 0]
-    # …and without the plugin the record is refused, naming the house rule ("record")
+    # …and a record naming a house rule this frapnet lacks is refused, naming it ("record")
+    f.write_text(record.dumps(dict(rec, house_rules=["seven_card_frap"])))
     p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(f), "--json"],
                        capture_output=True, text=True, env=env)
     assert p.returncode == 2
     err = json.loads(p.stdout)["error"]
-    assert err["rule"] == "record" and "five_card_frap" in err["message"]
+    assert err["rule"] == "record" and "seven_card_frap" in err["message"]
 
 
 def test_F26_random_play_keeps_ledger_and_cards(reg):

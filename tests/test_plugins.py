@@ -110,7 +110,7 @@ def test_broken_plugins_are_reported_and_the_rest_load(broken_dir):
     # half_game loads after good_rule (files in name order), so its house rule clashes
     assert by["half_game"].error.startswith("house rule 'good_rule' is already taken by plugin 'good_rule'")
     assert sorted(reg.games) == ["frap"]               # neither "frap" from dup_game nor half_game
-    assert sorted(reg.house_rules) == ["good_rule"]    # future_rule refused
+    assert sorted(reg.house_rules) == ["five_card_frap", "good_rule"]    # the built-in F26; future_rule refused
     assert reg.house_rules["good_rule"][1].source == str(broken_dir / "good_rule.py")
     assert {p.name for p in reg.errors} == {"syntax_error", "dup_game", "future_api", "misspelt", "raises", "half_game"}
 
@@ -263,8 +263,9 @@ def test_entry_point_plugins_load_and_a_broken_one_is_isolated(tmp_path):
 
 # --- default plugins dirs -----------------------------------------------------------------------
 
-def test_checkout_plugins_dir_is_loaded_by_default(monkeypatch):
+def test_checkout_plugins_dir_is_loaded_by_default(monkeypatch, tmp_path):
     """From a checkout, ./plugins is a default plugins dir; FRAPNET_PLUGINS_DIR overrides it."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # no user plugins dir
     assert checkout_plugins_dir() == ROOT / "plugins"
     monkeypatch.delenv("FRAPNET_PLUGINS_DIR", raising=False)
     assert default_plugin_dirs() == [ROOT / "plugins"]
@@ -274,15 +275,32 @@ def test_checkout_plugins_dir_is_loaded_by_default(monkeypatch):
     assert default_plugin_dirs() == [Path("/x/one"), Path("/x/two")]
 
 
+def test_user_plugins_dir_is_a_default_dir(monkeypatch, tmp_path):
+    """Issue #10: the user's plugins dir (platformdirs: $XDG_DATA_HOME/frapnet/plugins on Linux)
+    is loaded without flags once it exists, before the checkout's plugins/."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("FRAPNET_PLUGINS_DIR", raising=False)
+    user = tmp_path / "frapnet" / "plugins"
+    assert default_plugin_dirs() == [ROOT / "plugins"]  # not there yet: not listed
+    user.mkdir(parents=True)
+    (user / "good_rule.py").write_text(GOOD_RULE)
+    assert default_plugin_dirs() == [user, ROOT / "plugins"]
+    reg = load_registry(entry_points=False, defaults=True)
+    assert reg.errors == []
+    assert reg.house_rules["good_rule"][1].source == str(user / "good_rule.py")
+    assert {"five_card_frap", "pam", "good_rule"} <= set(reg.house_rules)
+
+
 def test_default_dir_named_again_is_loaded_once(monkeypatch):
     monkeypatch.delenv("FRAPNET_PLUGINS_DIR", raising=False)
     reg = load_registry([ROOT / "plugins", str(ROOT / "plugins") + "/"], entry_points=False, defaults=True)
     assert reg.errors == []
     assert {"five_card_frap", "pam"} <= set(reg.house_rules)
-    assert [p.name for p in reg.plugins].count("five_card_frap") == 1
+    assert [p.name for p in reg.plugins].count("example_pam") == 1
 
 
 def test_cli_without_flags_lists_checkout_house_rules():
+    """The built-in five-card Frap (F26) and the checkout's example Pam (F21), without flags."""
     env = {k: v for k, v in os.environ.items() if k != "FRAPNET_PLUGINS_DIR"}
     p = subprocess.run([sys.executable, "-m", "frapnet", "games", "--json"], capture_output=True, text=True,
                        env=env, timeout=60)
@@ -324,7 +342,8 @@ def test_frapnet_plugins_json(broken_dir):
 def test_frapnet_plugins_all_loaded_exits_0():
     p = frapnet("plugins", "--plugins-dir", ROOT / "plugins")
     assert p.returncode == 0, p.stdout
-    assert "five_card_frap 1.0" in p.stdout and "all loaded" in p.stdout
+    assert "five_card_frap 1.0\n  from:   builtin" in p.stdout and "example_pam 1.0" in p.stdout
+    assert "all loaded" in p.stdout
 
 
 def test_frapnet_games_with_broken_plugins(broken_dir):
@@ -334,14 +353,16 @@ def test_frapnet_games_with_broken_plugins(broken_dir):
     games = {g["name"]: g for g in rep["games"]}
     assert "half_game" not in games
     frap = games["frap"]
-    assert frap["players"] == [2, 12] and frap["plugin"] == "frap" and frap["house_rules"] == ["good_rule"]
+    assert frap["players"] == [2, 12] and frap["plugin"] == "frap"
+    assert frap["house_rules"] == ["five_card_frap", "good_rule"]  # the built-in F26 and the dir's rule
     opts = {o["name"]: o for o in frap["options"]}
     assert opts["deck"]["default"] == "auto" and opts["deck"]["choices"] == ["auto", 32, 36, 52]
     assert opts["ante"]["default"] == 100 and opts["ante"]["rule"] == "F5"
     assert "divisible by 4" in opts["ante"]["allowed"]
     assert opts["cut_in"]["default"] is True and opts["revoke"]["choices"] == ["refuse", "penalize"]
-    assert rep["house_rules"] == [{"name": "good_rule", "games": ["frap"], "rule": "F21", "summary": "a harmless rule",
-                                   "plugin": "good_rule", "version": "0.3"}]
+    assert rep["house_rules"][1] == {"name": "good_rule", "games": ["frap"], "rule": "F21", "summary": "a harmless rule",
+                                     "plugin": "good_rule", "version": "0.3"}
+    assert [h["name"] for h in rep["house_rules"]] == ["five_card_frap", "good_rule"]
     assert {e["name"] for e in rep["not_loaded"]} == {"syntax_error", "dup_game", "future_api", "misspelt",
                                                        "raises", "half_game"}
     t = frapnet("games", "--plugins-dir", broken_dir)

@@ -2,7 +2,7 @@
 
 Implements rules F1–F25 of the rule book (docs/rules/frap.md; ../shared/spec/rules-frap.md).
 Each check names its rule ID. Hand size and trick count are fields of the deal so that house
-rules such as five-card Frap (F26, plugins/five_card_frap.py) can change them.
+rules such as five-card Frap (F26, frapnet/house_rules/five_card_frap.py) can change them.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Five-card Frap (F26), a one-file house-rule plugin for Frap.
+"""Five-card Frap (F26), a house-rule plugin for Frap that ships with frapnet (a built-in).
 
 Rule F26 of the rule book (docs/rules/five_card_frap.md; ../shared/spec/rules-frap.md; S0 §6):
 five cards each, at most two bidding rounds, nobody may pass after a frap (so no cut-in and no
@@ -17,8 +17,9 @@ asked first. It answers five of them and defers (returns None) to Frap for every
 - ``frapnet_settle``: the F26 settlement of a played deal (a thrown-in deal is Frap's F13);
 - ``frapnet_describe_event``: log lines without the "+0" trick money, and the F26 payout.
 
-Install: put this file in a plugins dir (``frapnet host --plugins-dir DIR``; a checkout's own
-``plugins/`` is loaded by default) and open the table with ``--house-rule five_card_frap``.
+Use: it is loaded with frapnet itself (``pip install frapnet``; ``frapnet games`` lists it);
+open a table with ``--house-rule five_card_frap``. It is written exactly as a one-file plugin
+in a plugins dir would be (docs/plugins.md), and could be copied out as one.
 """
 from __future__ import annotations
 
