@@ -1,5 +1,7 @@
-"""Installation as a user would do it (issue #5): a fresh virtual environment, `pip install` the
-project (not editable), then `pip install ./variants/napoleon`; `frapnet games` lists napoleon; a
+"""Installation as a user would do it (issues #5, #10): a fresh virtual environment, `pip install`
+the project (not editable) — it lists the built-in house rule five-card Frap (F26) and carries its
+MIT licence (SPDX metadata, the LICENSE file) —, then `pip install ./variants/napoleon`; `frapnet
+games` lists napoleon; a
 host with computer players plays a Napoleon match over loopback to the end (N9: two deals, the
 deal passing clockwise) and its record replays to the host's result.
 
@@ -49,7 +51,7 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     if not napoleon:
         pytest.fail("variants/napoleon is not committed yet")
     src = tmp_path / "frapnet-src"
-    for f in tracked_files("pyproject.toml", "README.md", "frapnet", "variants/napoleon", "plugins"):
+    for f in tracked_files("pyproject.toml", "README.md", "LICENSE", "frapnet", "variants/napoleon", "plugins"):
         if not (ROOT / f).is_file():
             continue  # deleted in the working tree, not yet committed
         dest = src / f
@@ -70,7 +72,24 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     assert loc.startswith(str(venv)), loc
     games = json.loads(run(["frapnet", "games", "--json"], env, work).stdout)
     assert [g["name"] for g in games["games"]] == ["frap"]
-    assert games["house_rules"] == []  # no checkout, no default plugins dir
+    # issue #10: the house rules ship with frapnet (no checkout, no plugins dir here)
+    assert [(h["name"], h["rule"], h["games"]) for h in games["house_rules"]] == [("five_card_frap", "F26", ["frap"])]
+    assert games["games"][0]["house_rules"] == ["five_card_frap"]
+    text = run(["frapnet", "games"], env, work).stdout
+    assert "  five_card_frap [F26] — for frap  (plugin five_card_frap 1.0)" in text
+    plugins = json.loads(run(["frapnet", "plugins", "--json"], env, work).stdout)
+    five = [p for p in plugins["plugins"] if p["name"] == "five_card_frap"][0]
+    assert five["source"] == "builtin" and five["loaded"] and plugins["errors"] == []
+    # …and the example Pam stays a checkout example: not installed
+    assert "pam" not in {h["name"] for h in games["house_rules"]}
+    # issue #10: the licence (SPDX expression and file) and the one version, in the metadata
+    meta = json.loads(run([py, "-c", "import json, frapnet; from importlib import metadata as m; d = m.distribution('frapnet');"
+                           " print(json.dumps({'license': d.metadata['License-Expression'], 'version': d.version,"
+                           " 'module': frapnet.__version__, 'files': [str(f) for f in d.files if 'LICENSE' in str(f)],"
+                           " 'classifiers': d.metadata.get_all('Classifier')}))"], env, work).stdout)
+    assert meta["license"] == "MIT" and meta["version"] == meta["module"]
+    assert any(f.endswith("licenses/LICENSE") for f in meta["files"]), meta["files"]
+    assert "Topic :: Games/Entertainment" in meta["classifiers"]
 
     # issue #5: a client without the game's plugin joins a Napoleon table and plays it from the
     # views' labels alone — a host that has napoleon (this checkout's venv), two computer players
@@ -102,6 +121,10 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     assert played["balances"] != [0, 0, 0]  # N2/N8: stakes and payments moved chips
 
     run([py, "-m", "pip", "install", *quiet, src / "variants" / "napoleon"], env, work)
+    lic = run([py, "-c", "from importlib import metadata as m; d = m.distribution('frapnet-napoleon');"
+               " import frapnet_napoleon; print(d.metadata['License-Expression'], d.version == frapnet_napoleon.__version__)"],
+              env, work).stdout.split()
+    assert lic == ["MIT", "True"]
     games = json.loads(run(["frapnet", "games", "--json"], env, work).stdout)
     by = {g["name"]: g for g in games["games"]}
     assert sorted(by) == ["frap", "napoleon"]
@@ -113,9 +136,10 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     assert nap["loaded"] and nap["source"].endswith("(distribution frapnet-napoleon)")
     assert "frapnet_trick_winner" in nap["hooks"] and plugins["errors"] == []
 
-    # a one-file house rule from a plugins dir works with an installed frapnet too
+    # a one-file house rule from a plugins dir (the example Pam, docs/plugins.md) works with an
+    # installed frapnet too
     games = json.loads(run(["frapnet", "games", "--json", "--plugins-dir", src / "plugins"], env, work).stdout)
-    assert "five_card_frap" in {h["name"] for h in games["house_rules"]}
+    assert {"five_card_frap", "pam"} <= {h["name"] for h in games["house_rules"]}
 
     # a host with three computer players plays two deals of Napoleon over loopback
     rec = tmp_path / "napoleon-record.json"
