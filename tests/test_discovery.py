@@ -102,6 +102,22 @@ def test_parse_hostport():
         discovery.parse_hostport("host:70000")
 
 
+def test_an_address_without_a_port_is_an_address_not_a_table_name(monkeypatch):
+    """Issue #10 item 10: `frapnet join 127.0.0.1` (and bot) means that host on the default port
+    7777 — no LAN browse for a table called "127.0.0.1"; a plain word is still a table name."""
+    def no_browse(*a, **k):
+        raise AssertionError("browsed the LAN for a table name")
+    monkeypatch.setattr(discovery, "browse", no_browse)
+    assert discovery.DEFAULT_PORT == 7777
+    assert discovery.resolve("127.0.0.1", timeout=0.1) == ("127.0.0.1", 7777)
+    assert discovery.resolve(" 192.168.1.20 ", timeout=0.1) == ("192.168.1.20", 7777)
+    assert discovery.resolve("::1", timeout=0.1) == ("::1", 7777)
+    assert discovery.resolve("[::1]", timeout=0.1) == ("::1", 7777)
+    assert discovery.resolve("localhost", timeout=0.1) == ("localhost", 7777)
+    assert discovery.resolve("127.0.0.1:4000", timeout=0.1) == ("127.0.0.1", 4000)
+    assert discovery.parse_hostport("Friday") is None and discovery.parse_hostport("10.0.0") is None
+
+
 def test_find_table_exact_case_prefix_and_clear_errors():
     ts = [Table("Kitchen", "10.0.0.2", 1, {}), Table("kitchen 2", "10.0.0.3", 2, {}), Table("Den", "10.0.0.4", 3, {})]
     assert discovery.find_table(ts, "Kitchen").port == 1

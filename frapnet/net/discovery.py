@@ -341,10 +341,27 @@ def browse(timeout: float = 2.0, interfaces: Iterable[str] | None = None) -> lis
 _HOSTPORT = re.compile(r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[^\s:\[\]]+)):(?P<port>\d{1,5})$")
 
 
+DEFAULT_PORT = 7777  # `frapnet host`'s default --port
+
+
 def parse_hostport(target: str) -> tuple[str, int] | None:
-    """``"HOST:PORT"`` (or ``"[v6]:PORT"``) → ``(host, port)``; None if ``target`` is not of that
-    form. Raises ValueError for a port outside 1…65535."""
-    m = _HOSTPORT.match(target.strip()) if isinstance(target, str) else None
+    """``"HOST:PORT"`` (or ``"[v6]:PORT"``) → ``(host, port)``; an IP address or ``localhost``
+    without a port (``"127.0.0.1"``, ``"::1"``, ``"[::1]"``) → ``(host, DEFAULT_PORT)``; None if
+    ``target`` is neither (then it is a table name). Raises ValueError for a port outside
+    1…65535."""
+    import ipaddress
+
+    if not isinstance(target, str):
+        return None
+    t = target.strip()
+    bare = t[1:-1] if t.startswith("[") and t.endswith("]") else t
+    try:
+        return (str(ipaddress.ip_address(bare)), DEFAULT_PORT)
+    except ValueError:
+        pass
+    if bare.casefold() == "localhost":
+        return ("localhost", DEFAULT_PORT)
+    m = _HOSTPORT.match(t)
     if not m:
         return None
     port = int(m.group("port"))
@@ -369,9 +386,10 @@ def find_table(tables: list[Table], name: str) -> Table:
 
 
 def resolve(target: str, timeout: float = 2.0, interfaces: Iterable[str] | None = None) -> tuple[str, int]:
-    """``target`` as ``(host, port)``: ``"HOST:PORT"`` as given, else the table NAME found by
-    browsing for ``timeout`` seconds (blocking; see :func:`find_table`). Raises ValueError for a
-    bad port, DiscoveryError if the name is not found."""
+    """``target`` as ``(host, port)``: ``"HOST:PORT"`` as given, an IP address alone on the
+    default port (:func:`parse_hostport`), else the table NAME found by browsing for ``timeout``
+    seconds (blocking; see :func:`find_table`). Raises ValueError for a bad port,
+    DiscoveryError if the name is not found."""
     hp = parse_hostport(target)
     if hp is not None:
         return hp
