@@ -22,6 +22,17 @@ class RuleError(FrapnetError):
     def to_dict(self) -> dict:
         return {"rule": self.rule, "message": self.message}
 
+    def describe(self) -> str:
+        """The error for people (:func:`describe`): ``"rule F5: …"``, or the message alone."""
+        return describe(self.rule, self.message)
+
+
+def describe(rule: str, message: str) -> str:
+    """An error as a person reads it: ``"rule F5: the ante must be…"`` for a rule ID; the
+    message alone for ``"record"``, which names no rule (the input itself was malformed: an
+    unknown option, a bad card, not JSON) — so nobody reads "rule record:" (issue #10)."""
+    return message if rule == "record" else f"rule {rule}: {message}"
+
 
 class PluginError(FrapnetError):
     """A plugin that could not be loaded or used (import error, API version, name clash)."""

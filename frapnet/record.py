@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from frapnet import engine
-from frapnet.errors import PluginError, RuleError
+from frapnet.errors import PluginError, RuleError, describe
 
 FORMAT = "frapnet-record/1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -31,7 +31,7 @@ class ReplayError(Exception):
     def __init__(self, rule: str, message: str, deal: int | None = None, action: int | None = None) -> None:
         self.rule, self.message, self.deal, self.action = rule, message, deal, action
         where = "" if deal is None else f"deal {deal}" + ("" if action is None else f", action {action}")
-        super().__init__(f"{rule}: {message}" + (f" ({where})" if where else ""))
+        super().__init__(describe(rule, message) + (f" ({where})" if where else ""))
 
     def to_dict(self) -> dict:
         return {"deal": self.deal, "action": self.action, "rule": self.rule, "message": self.message}
@@ -57,6 +57,8 @@ def load(path: str) -> dict:
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
+    except FileNotFoundError:
+        raise ReplayError("record", f"no such file: {path}") from None
     except OSError as exc:
         raise ReplayError("record", f"cannot read {path}: {exc.strerror}") from None
     return loads(data)
@@ -155,13 +157,20 @@ def dumps(rec: dict) -> str:
     return json.dumps(rec, ensure_ascii=False, indent=1)
 
 
+FILE_ERRORS = ("no such file: ", "cannot read ")  # how load() begins a message about the file itself
+
+
 def summary(res: dict) -> str:
     """The human summary `frapnet replay` prints: each deal's outcome and figures, then totals."""
     if not res.get("ok"):
         e = res["error"]
         where = "" if e.get("deal") is None else f" in deal {e['deal']}" + (
             "" if e.get("action") is None else f", action {e['action']}")
-        return f"illegal record{where}: rule {e['rule']}: {e['message']}"
+        if e["rule"] != "record":
+            return f"illegal record{where}: rule {e['rule']}: {e['message']}"
+        if e.get("deal") is None and e["message"].startswith(FILE_ERRORS):
+            return e["message"]  # the file is missing or unreadable: nothing was replayed
+        return f"bad record{where}: {e['message']}"  # malformed, which names no rule
     lines = [f"{res['game']}: {len(res['deals'])} deal(s)"]
     skip = {"dealer", "outcome"}
     for i, d in enumerate(res["deals"]):

@@ -222,7 +222,11 @@ def test_replay_command_errors_exit_2(tmp_path, body, rule, deal, action):
     res = json.loads(p.stdout)
     assert res["ok"] is False and (res["error"]["rule"], res["error"]["deal"], res["error"]["action"]) == (rule, deal, action)
     p = frapnet(str(f))
-    assert p.returncode == 2 and f"rule {rule}" in p.stdout
+    assert p.returncode == 2
+    if rule == "record":  # malformed names no rule (issue #10: never "rule record:")
+        assert p.stdout.startswith("bad record: not valid JSON:") and "rule" not in p.stdout
+    else:
+        assert p.stdout.startswith(f"illegal record: rule {rule}:")
 
 
 def test_replay_command_illegal_action_summary(tmp_path):
@@ -236,8 +240,32 @@ def test_replay_command_illegal_action_summary(tmp_path):
 
 
 def test_replay_command_missing_file(tmp_path):
-    p = frapnet(str(tmp_path / "nope.json"), "--json")
-    assert p.returncode == 2 and json.loads(p.stdout)["error"]["rule"] == "record"
+    """Issue #10 item 10: a missing file is "no such file", not an "illegal record"."""
+    missing = tmp_path / "nope.json"
+    p = frapnet(str(missing), "--json")
+    assert p.returncode == 2
+    assert json.loads(p.stdout)["error"] == {"deal": None, "action": None, "rule": "record",
+                                             "message": f"no such file: {missing}"}
+    p = frapnet(str(missing))
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == f"frapnet replay: no such file: {missing}\n"
+    p = frapnet(str(tmp_path))  # a folder: cannot be read, says why
+    assert p.returncode == 2 and p.stderr == f"frapnet replay: cannot read {tmp_path}: Is a directory\n"
+
+
+def test_malformed_record_errors_never_say_rule_record(tmp_path):
+    """Issue #10 item 10: "record" names no rule, so people never read "rule record:" — a bad
+    card in deal 0, action 3 reads "bad record in deal 0, action 3: …"; a rule keeps its ID."""
+    rec = worked()
+    rec["deals"][0]["actions"][3] = [rec["deals"][0]["actions"][3][0], "play", "ZZ"]
+    f = tmp_path / "badcard.json"
+    f.write_text(json.dumps(rec))
+    p = frapnet(str(f))
+    assert p.returncode == 2
+    assert p.stdout.startswith("bad record in deal 0, action 3: ") and "rule record" not in p.stdout
+    exc = record.ReplayError("record", "unknown card 'ZZ'", 0, 3)
+    assert str(exc) == "unknown card 'ZZ' (deal 0, action 3)"
+    assert str(record.ReplayError("F20", "must follow suit", 1, 2)) == "rule F20: must follow suit (deal 1, action 2)"
 
 
 def test_order_of_checking_players_before_house_rules():

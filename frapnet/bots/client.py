@@ -169,7 +169,7 @@ class Bot:
             self._schedule()
         elif code == "stale":
             self._sent = None  # another seat moved first; the newer view brings a new decision
-        else:
+        elif self.client.seat is not None:  # before a seat, a refusal is connect()'s JoinError (said once)
             log.info("seat {seat}: host says {code}: {msg}", seat=self.client.seat, code=code, msg=err.get("message"))
 
     def _on_fairness(self, verdict) -> None:

@@ -27,6 +27,25 @@ def add_arguments(p):
                    help="look for a table NAME only on this interface address (repeatable)")
 
 
+def log_observer(stream):
+    """The bot's log on ``stream`` (stderr): frapnet's own events from info up, Twisted's only from
+    warn up — none of its "Main loop terminated." or factory lines —, each one plain line
+    ``frapnet bot: TEXT`` (a failure adds its error message, not a traceback)."""
+    from twisted.logger import LogLevel, formatEvent
+
+    def observe(event: dict) -> None:
+        level = event.get("log_level") or LogLevel.info
+        own = str(event.get("log_namespace", "")).startswith("frapnet")
+        if level < (LogLevel.info if own else LogLevel.warn):
+            return
+        text = formatEvent(event)
+        failure = event.get("log_failure")
+        if failure is not None:
+            text += f": {failure.getErrorMessage()}"
+        print(f"frapnet bot: {text}", file=stream, flush=True)
+    return observe
+
+
 def run(args) -> int:
     import json
     import sys
@@ -46,12 +65,9 @@ def run(args) -> int:
         return 1
 
     from twisted.internet import defer, task
-    from twisted.logger import (FilteringLogObserver, LogLevel, LogLevelFilterPredicate, globalLogBeginner,
-                                textFileLogObserver)
+    from twisted.logger import globalLogBeginner
 
-    predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
-    globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr), [predicate])],
-                                     redirectStandardIO=False)
+    globalLogBeginner.beginLoggingTo([log_observer(sys.stderr)], redirectStandardIO=False)
     from frapnet.bots.client import Bot
     from frapnet.net.client import JoinError
 

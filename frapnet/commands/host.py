@@ -144,7 +144,7 @@ def run(args) -> int:
         if not 0 <= args.bots <= args.players:
             raise ValueError(f"--bots must be 0…{args.players}, not {args.bots}")
     except RuleError as exc:
-        print(f"frapnet host: rule {exc.rule}: {exc.message}", file=sys.stderr)
+        print(f"frapnet host: {exc.describe()}", file=sys.stderr)
         return 2
     except (PluginError, ValueError) as exc:
         print(f"frapnet host: {exc}", file=sys.stderr)

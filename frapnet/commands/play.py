@@ -36,6 +36,19 @@ def host_config(args, name: str, options: dict):
     return HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False)
 
 
+def check_arguments(args) -> str | None:
+    """What is wrong with the non-rule arguments (None if nothing): ``--deals`` ≥ 1 when given;
+    ``--bot-delay`` and ``--pause`` finite and ≥ 0 seconds."""
+    import math
+
+    if args.deals is not None and args.deals < 1:
+        return f"--deals must be at least 1, not {args.deals}"
+    for flag, value in (("--bot-delay", args.bot_delay), ("--pause", args.pause)):
+        if not math.isfinite(value) or value < 0:
+            return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
+    return None
+
+
 def run(args) -> int:
     import sys
 
@@ -43,12 +56,11 @@ def run(args) -> int:
     from frapnet.errors import PluginError, RuleError
     from frapnet.tui.i18n import default_lang
 
-    if args.web is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("frapnet play: needs a terminal (standard input and output must be a terminal, "
-              "not a file or a pipe)", file=sys.stderr)
+    # every mistake in the arguments first (exit 2), whatever the terminal; then the terminal
+    problem = check_arguments(args)
+    if problem:
+        print(f"frapnet play: {problem}", file=sys.stderr)
         return 2
-    lang = args.lang or default_lang()
-    name = args.name or default_name()
     try:
         options = parse_options(args.option)
         from frapnet import engine
@@ -56,11 +68,17 @@ def run(args) -> int:
         registry = default_registry(args.plugins_dir)
         engine.new_match(args.game, args.players, options, args.house_rule, registry)
     except RuleError as exc:
-        print(f"frapnet play: rule {exc.rule}: {exc.message}", file=sys.stderr)
+        print(f"frapnet play: {exc.describe()}", file=sys.stderr)
         return 2
     except (PluginError, ValueError) as exc:
         print(f"frapnet play: {exc}", file=sys.stderr)
         return 2
+    if args.web is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("frapnet play: needs a terminal (standard input and output must be a terminal, "
+              "not a file or a pipe)", file=sys.stderr)
+        return 2
+    lang = args.lang or default_lang()
+    name = args.name or default_name()
 
     if args.web is not None:
         return _play_web(args, name, options, registry)

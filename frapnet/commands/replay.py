@@ -26,6 +26,8 @@ def run(args) -> int:
         res = {"ok": False, "error": exc.to_dict()}
     if args.json:
         print(json.dumps(res, ensure_ascii=False))
+    elif not res["ok"] and res["error"]["deal"] is None and res["error"]["message"].startswith(record.FILE_ERRORS):
+        print(f"frapnet replay: {res['error']['message']}", file=sys.stderr)  # no such file: nothing replayed
     else:
         print(record.summary(res))
     return 0 if res["ok"] else 2

@@ -1,0 +1,100 @@
+"""Command-line mistakes get clear words and the right exit status (issue #10 item 10).
+
+Exit 2 is a usage error (a bad option or value), 1 a failure at run time; with output piped,
+`frapnet play` reports the argument's mistake, and "needs a terminal" only when the arguments
+are fine; "record" names no rule, so nobody reads "rule record:"; `frapnet bot` prints plain
+lines, never Twisted's own log lines.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+FRAPNET = [sys.executable, "-m", "frapnet"]
+ENV = dict(os.environ, FRAPNET_PLUGINS_DIR="")
+TERMINAL = "frapnet play: needs a terminal (standard input and output must be a terminal, not a file or a pipe)\n"
+
+
+def frapnet(*args, timeout=60):
+    return subprocess.run([*FRAPNET, *map(str, args)], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          env=ENV, timeout=timeout)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--deals", "0"], "--deals must be at least 1, not 0"),
+    (["--bot-delay", "-1"], "--bot-delay must be a finite number of seconds ≥ 0, not -1.0"),
+    (["--pause", "inf"], "--pause must be a finite number of seconds ≥ 0, not inf"),
+    (["--option", "ante=7"], "rule F5: option 'ante' = 7: a positive whole number of chips divisible by 4"),
+    (["--players", "13"], "rule F1: Frap is for 2–12 players, not 13"),
+    (["--option", "trumps=none"], "unknown option 'trumps' for frap (options: deck, ante, cut_in, graded_remise, revoke)"),
+    (["--game", "whist"], "unknown game 'whist' (installed: "),
+])
+def test_play_mistakes_are_named_even_with_output_piped(args, message):
+    p = frapnet("play", *args)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith(f"frapnet play: {message}"), p.stderr
+    assert "needs a terminal" not in p.stderr and "rule record" not in p.stderr
+
+
+def test_play_says_needs_a_terminal_only_when_the_arguments_are_fine():
+    p = frapnet("play", "--deals", "2", "--option", "ante=200")
+    assert p.returncode == 2 and p.stderr == TERMINAL
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--option", "trumps=none"], "frapnet host: unknown option 'trumps' for frap (options: "),
+    (["--bot-delay", "-1"], "frapnet host: --bot-delay must be a finite number of seconds ≥ 0, not -1.0"),
+    (["--deals", "0"], "frapnet host: --deals must be at least 1, not 0"),
+    (["--option", "deck=33"], "frapnet host: rule F2: "),
+])
+def test_host_usage_errors_exit_2_without_rule_record(args, message):
+    p = frapnet("host", "--no-announce", "--bind", "127.0.0.1", "--port", "0", *args)
+    assert p.returncode == 2 and p.stderr.startswith(message), p.stderr
+    assert "rule record" not in p.stderr
+
+
+def test_bot_that_cannot_reach_the_host_prints_one_plain_line():
+    closed = socket.socket()  # bound, not listening: refused
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    try:
+        p = frapnet("bot", f"127.0.0.1:{port}")
+    finally:
+        closed.close()
+    assert p.returncode == 1
+    assert p.stderr.splitlines() == [f"frapnet bot: cannot reach 127.0.0.1:{port}: Connection was refused by other "
+                                     f"side: 111: Connection refused."]
+    assert p.stdout == ""
+
+
+def start_host(*extra):
+    host = subprocess.Popen([*FRAPNET, "host", "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--pause", "0",
+                             "--seed", "3", *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=ENV)
+    first = host.stdout.readline()
+    assert " on 127.0.0.1:" in first, first
+    return host, int(first.rsplit(":", 1)[1])
+
+
+def test_bot_refused_and_bot_playing_print_only_plain_lines():
+    host, port = start_host("--players", "2", "--bots", "1", "--deals", "1", "--password", "pw")
+    try:
+        p = frapnet("bot", f"127.0.0.1:{port}", "--password", "wrong", "--name", "Eve")
+        assert p.returncode == 1
+        lines = p.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("frapnet bot: the host refused: "), lines
+        assert lines[0].endswith("(password)"), lines
+        p = frapnet("bot", f"127.0.0.1:{port}", "--password", "pw", "--name", "Rob", timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.startswith("frapnet bot: Rob at seat ")
+        assert all(line.startswith("frapnet bot: ") for line in p.stderr.splitlines()), p.stderr
+        assert "[twisted" not in p.stderr and "Main loop terminated" not in p.stderr
+        host.wait(timeout=60)
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.stdout.close()
