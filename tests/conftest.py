@@ -1,11 +1,16 @@
 """Shared fixtures: the plugin registry (built-ins, installed variants, ./plugins)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The suite never reads the real user's config file (issue #10; frapnet.paths.config_file):
+# commands run here, and the subprocesses they start, see a file that does not exist.
+os.environ.setdefault("FRAPNET_CONFIG", str(ROOT / "tests" / "no-such-config.toml"))
 
 
 @pytest.fixture(scope="session")

@@ -12,12 +12,14 @@ HELP = "a computer player: join a table (HOST:PORT or a table name) and play it 
 
 def add_arguments(p):
     p.add_argument("target", metavar="HOST:PORT", help="the host's address and port, or a table name on the LAN")
-    p.add_argument("--level", default="basic", choices=("random", "basic"),
-                   help="random: any legal action; basic: a simple sensible player (default)")
+    p.add_argument("--level", default=None, choices=("random", "basic"),
+                   help="random: any legal action; basic: a simple sensible player (default, or the config file's level)")
     p.add_argument("--name", default="Bot", help="the name shown at the table (default Bot)")
     p.add_argument("--seed", default=None, help="make the bot's choices reproducible")
     p.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds to think before each move")
-    p.add_argument("--password", default=None, help="the table's password, if it has one")
+    p.add_argument("--password", default=None, metavar="TEXT|-",
+                   help="the table's password, if it has one; - asks for it (or reads a line of standard input); "
+                        "default: $FRAPNET_PASSWORD")
     p.add_argument("--seat", type=int, default=None,
                    help="ask for this seat (0…n−1, counted clockwise from 0); refused if it is taken")
     p.add_argument("--table", default=None, help="table name, for a host with several tables")
@@ -52,8 +54,22 @@ def run(args) -> int:
 
     from frapnet.net import discovery
 
+    from frapnet import config
+    from frapnet.commands._password import table_password
+
+    try:  # the computer players' level from the config file, unless given here
+        cfg = config.load()
+    except config.ConfigError as exc:
+        print(f"frapnet bot: bad config file {exc}", file=sys.stderr)
+        return 2
+    args.level = args.level or cfg.level or "basic"
     if args.delay < 0:
         print(f"frapnet bot: --delay must be 0 or more seconds, not {args.delay}", file=sys.stderr)
+        return 2
+    try:
+        password = table_password(args.password)
+    except ValueError as exc:
+        print(f"frapnet bot: {exc}", file=sys.stderr)
         return 2
     try:
         host, port = discovery.resolve(args.target, args.timeout, args.interface)
@@ -74,7 +90,7 @@ def run(args) -> int:
     status = {"code": 0}
 
     async def main(reactor):
-        bot = Bot(host, port, args.name, level=args.level, seed=args.seed, delay=args.delay, password=args.password,
+        bot = Bot(host, port, args.name, level=args.level, seed=args.seed, delay=args.delay, password=password,
                   seat=args.seat, table=args.table, reactor=reactor)
         try:
             welcome = await bot.connect()

@@ -5,7 +5,9 @@ HELP = "join a table (by its LAN name or HOST:PORT) in this terminal"
 def add_arguments(p):
     p.add_argument("table", metavar="NAME|HOST:PORT", help="the table's name on the LAN, or HOST:PORT")
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
-    p.add_argument("--password", default=None, help="the table's password, if it has one")
+    p.add_argument("--password", default=None, metavar="TEXT|-",
+                   help="the table's password, if it has one; - asks for it (or reads a line of standard input); "
+                        "default: $FRAPNET_PASSWORD")
     p.add_argument("--spectate", action="store_true", help="watch without taking a seat")
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
     p.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
@@ -19,15 +21,28 @@ def add_arguments(p):
 def run(args) -> int:
     import sys
 
+    from frapnet import config
     from frapnet.commands._options import default_name
     from frapnet.tui.i18n import default_lang
 
+    try:  # your name and language from the config file, unless given here
+        config.apply(config.load(), args, {})
+    except config.ConfigError as exc:
+        print(f"frapnet join: bad config file {exc}", file=sys.stderr)
+        return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("frapnet join: needs a terminal (standard input and output must be a terminal, "
               "not a file or a pipe)", file=sys.stderr)
         return 2
+    from frapnet.commands._password import table_password
+
     lang = args.lang or default_lang()
     name = args.name or default_name()
+    try:
+        password = table_password(args.password)
+    except (ValueError, EOFError) as exc:
+        print(f"frapnet join: {exc or 'no password given'}", file=sys.stderr)
+        return 2
     from frapnet.net.discovery import resolve
 
     try:  # before the reactor: browsing by name runs its own short-lived loop
@@ -42,5 +57,5 @@ def run(args) -> int:
     # a seat token saved by an earlier run (a closed terminal): take the seat back with it
     token = None if (args.new_seat or args.spectate) else tokens.load_token(host, port)
     install_reactor()
-    return react(lambda reactor: run_client(reactor, host, port, name, lang, password=args.password,
+    return react(lambda reactor: run_client(reactor, host, port, name, lang, password=password,
                                             spectate=args.spectate, token=token, remember=not args.spectate))

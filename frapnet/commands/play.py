@@ -3,14 +3,14 @@ HELP = "play against computer players in this terminal (a local table; nothing i
 
 
 def add_arguments(p):
-    p.add_argument("--players", type=int, default=4, help="number of seats, yours included (default 4)")
-    p.add_argument("--game", default="frap", help="the game (default frap)")
+    p.add_argument("--players", type=int, default=None, help="number of seats, yours included (default 4)")
+    p.add_argument("--game", default=None, help="the game (default frap)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a table option (repeatable), e.g. ante=200 or cut_in=false")
     p.add_argument("--house-rule", action="append", default=[], metavar="NAME", help="a house rule (repeatable)")
     p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
                    help="also load one-file plugins from DIR (repeatable)")
-    p.add_argument("--level", default="basic", choices=("random", "basic"), help="computer players' level (default basic)")
+    p.add_argument("--level", default=None, choices=("random", "basic"), help="computer players' level (default basic)")
     p.add_argument("--seed", default=None, help="seed for shuffles and computer players (a reproducible match)")
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
@@ -52,11 +52,19 @@ def check_arguments(args) -> str | None:
 def run(args) -> int:
     import sys
 
+    from frapnet import config
     from frapnet.commands._options import default_name, parse_options
     from frapnet.errors import PluginError, RuleError
     from frapnet.tui.i18n import default_lang
 
-    # every mistake in the arguments first (exit 2), whatever the terminal; then the terminal
+    # every mistake in the arguments and the config file first (exit 2), whatever the terminal;
+    # then the terminal
+    try:  # the user's config file gives what the command line leaves out (docs/playing.md)
+        cfg = config.load()
+    except config.ConfigError as exc:
+        print(f"frapnet play: bad config file {exc}", file=sys.stderr)
+        return 2
+    from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": "basic"})
     problem = check_arguments(args)
     if problem:
         print(f"frapnet play: {problem}", file=sys.stderr)
@@ -67,11 +75,17 @@ def run(args) -> int:
         from frapnet.plugins import default_registry
         registry = default_registry(args.plugins_dir)
         engine.new_match(args.game, args.players, options, args.house_rule, registry)
-    except RuleError as exc:
-        print(f"frapnet play: {exc.describe()}", file=sys.stderr)
+        config.check_options(cfg, args.game, args.players, registry)
+        options = {**cfg.options_for(args.game), **options}  # --option wins over the file
+        engine.new_match(args.game, args.players, options, args.house_rule, registry)
+    except config.ConfigError as exc:
+        print(f"frapnet play: bad config file {exc}", file=sys.stderr)
         return 2
-    except (PluginError, ValueError) as exc:
-        print(f"frapnet play: {exc}", file=sys.stderr)
+    except (RuleError, PluginError, ValueError) as exc:
+        text = exc.describe() if isinstance(exc, RuleError) else str(exc)
+        if from_cfg:  # a value from the file may be the cause: say where it came from
+            text += f" (settings from {cfg.path}: {', '.join(sorted(from_cfg))})"
+        print(f"frapnet play: {text}", file=sys.stderr)
         return 2
     if args.web is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("frapnet play: needs a terminal (standard input and output must be a terminal, "

@@ -1,0 +1,190 @@
+"""The user's config file and the table password off the command line (issue #10 packaging).
+
+The config file is TOML at frapnet.paths.config_file() (here: a temporary XDG_CONFIG_HOME); a bad
+one is refused naming the file and the key. A password comes from --password TEXT, from
+$FRAPNET_PASSWORD, or is asked for with --password - (a line of standard input when it is not a
+terminal) — checked against a real host over loopback.
+"""
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from frapnet import config, paths
+from frapnet.commands._password import table_password
+from frapnet.plugins import load_registry
+
+FRAPNET = [sys.executable, "-m", "frapnet"]
+
+GOOD = '''
+name = "Olga"
+language = "ru"
+level = "random"
+
+[table]
+game = "frap"
+players = 5
+deals = 3
+house_rules = ["five_card_frap"]
+
+[options.frap]
+ante = 200
+cut_in = false
+'''
+
+
+@pytest.fixture
+def cfg_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv(paths.CONFIG_ENV, raising=False)
+    f = tmp_path / "frapnet" / "config.toml"
+    f.parent.mkdir()
+    return f
+
+
+def test_a_full_config_file_is_read(cfg_home):
+    cfg_home.write_text(GOOD)
+    c = config.load()
+    assert (c.name, c.language, c.level) == ("Olga", "ru", "random")
+    assert (c.game, c.players, c.deals, c.house_rules) == ("frap", 5, 3, ("five_card_frap",))
+    assert c.options_for("frap") == {"ante": 200, "cut_in": False} and c.options_for("napoleon") == {}
+    assert c.path == cfg_home
+
+
+def test_no_config_file_is_no_settings(cfg_home):
+    c = config.load()
+    assert c == config.Config() and c.path is None
+
+
+@pytest.mark.parametrize("text, key, problem", [
+    ('language = "de"', "language", 'must be "en" or "ru", not "de"'),
+    ('level = "expert"', "level", 'must be "random" or "basic", not "expert"'),
+    ("name = 7", "name", "must be a string, not a number"),
+    ('langauge = "ru"', "langauge", "unknown key (known here: name, language, level, table, options)"),
+    ("[table]\nplayers = 1", "table.players", "must be at least 2, not 1"),
+    ('[table]\ndeals = "ten"', "table.deals", "must be a whole number, not a string"),
+    ("[table]\nseats = 4", "table.seats", "unknown key (known here: game, players, deals, house_rules)"),
+    ('[table]\nhouse_rules = "five_card_frap"', "table.house_rules", "must be a list of names, not a string"),
+    ("options = 3", "options", "must be a table ([options.GAME]), not a number"),
+])
+def test_a_bad_value_names_the_file_and_the_key(cfg_home, text, key, problem):
+    cfg_home.write_text(text)
+    with pytest.raises(config.ConfigError) as e:
+        config.load()
+    assert str(e.value) == f"{cfg_home}: {key}: {problem}"
+    assert e.value.key == key and e.value.path == cfg_home
+
+
+def test_not_toml_names_the_file_and_the_line(cfg_home):
+    cfg_home.write_text('name = "Olga"\nlanguage: ru\n')
+    with pytest.raises(config.ConfigError) as e:
+        config.load()
+    assert str(e.value).startswith(f"{cfg_home}: not valid TOML: ") and "line 2" in str(e.value)
+
+
+def test_table_options_are_checked_by_the_game_naming_the_rule(cfg_home):
+    """F5: the ante must be divisible by 4; the config's [options.frap] is named with the rule."""
+    cfg_home.write_text("[options.frap]\nante = 7\n")
+    c = config.load()
+    with pytest.raises(config.ConfigError) as e:
+        config.check_options(c, "frap", 4, load_registry(entry_points=False))
+    assert str(e.value).startswith(f"{cfg_home}: options.frap: rule F5: option 'ante' = 7")
+
+
+def run_cmd(args, env, stdin=None, timeout=60):
+    return subprocess.run([*FRAPNET, *args], capture_output=True, text=True, env=env, input=stdin, timeout=timeout)
+
+
+def test_frapnet_play_refuses_a_bad_config_file_naming_file_and_key(tmp_path):
+    f = tmp_path / "frapnet.toml"
+    f.write_text('language = "fr"\n')
+    env = dict(os.environ, FRAPNET_CONFIG=str(f), FRAPNET_PLUGINS_DIR="")
+    p = run_cmd(["play"], env, stdin="")
+    assert p.returncode == 2
+    assert p.stderr == f'frapnet play: bad config file {f}: language: must be "en" or "ru", not "fr"\n'
+
+
+# --- passwords ------------------------------------------------------------------------------------
+
+class FakeTTY(io.StringIO):
+    def isatty(self):
+        return False
+
+
+def test_password_sources():
+    env = {"FRAPNET_PASSWORD": "from-env"}
+    assert table_password("given", environ=env) == "given"             # --password TEXT wins
+    assert table_password(None, environ=env) == "from-env"             # the environment
+    assert table_password(None, environ={}) is None                    # no password
+    assert table_password(None, environ={"FRAPNET_PASSWORD": ""}) is None
+    assert table_password("-", stdin=FakeTTY("s3cret\nrest\n"), environ=env) == "s3cret"  # a line of stdin
+    assert table_password("-", stdin=FakeTTY("\n"), environ=env) is None
+    with pytest.raises(ValueError, match="standard input ended"):
+        table_password("-", stdin=FakeTTY(""), environ=env)
+
+
+def test_bot_takes_the_password_from_the_environment_or_standard_input():
+    base = {k: v for k, v in os.environ.items() if k != "FRAPNET_PASSWORD"}
+    base["FRAPNET_PLUGINS_DIR"] = ""
+    host = subprocess.Popen([*FRAPNET, "host", "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--pause", "0",
+                             "--seed", "5", "--players", "3", "--bots", "1", "--deals", "1", "--password", "pw"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=base)
+    try:
+        first = host.stdout.readline()
+        port = int(first.rsplit(":", 1)[1])
+        target = f"127.0.0.1:{port}"
+        wrong = run_cmd(["bot", target, "--name", "NoPw"], base)
+        assert wrong.returncode == 1 and "the host refused: wrong or missing password" in wrong.stderr
+        bots = [subprocess.Popen([*FRAPNET, "bot", target, "--name", "EnvBot"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=dict(base, FRAPNET_PASSWORD="pw")),
+                subprocess.Popen([*FRAPNET, "bot", target, "--name", "AskBot", "--password", "-"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=base)]
+        bots[1].stdin.write("pw\n")
+        bots[1].stdin.flush()
+        for b in bots:
+            out, err = b.communicate(timeout=120)
+            assert b.returncode == 0, err
+            assert out.startswith("frapnet bot: ") and " at seat " in out
+        host.wait(timeout=60)
+        assert host.returncode == 0
+    finally:
+        for proc in [host, *locals().get("bots", [])]:
+            if proc.poll() is None:
+                proc.kill()
+        host.stdout.close()
+
+
+def test_the_documented_example_config_is_valid():
+    """docs/hosting.md's example file reads without error and its options pass the games' rules."""
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "hosting.md").read_text()
+    example = re.search(r"## Your config file.*?```toml\n(.*?)```", text, re.S).group(1)
+    c = config.parse(example, Path("example.toml"))
+    assert c.name == "Olga" and c.options_for("napoleon") == {"stake": 20}
+    from frapnet.plugins import default_registry
+    reg = default_registry()
+    config.check_options(c, "frap", c.players, reg)
+    config.check_options(c, "napoleon", 3, reg)
+
+
+def test_play_takes_its_table_from_the_config_file(tmp_path):
+    """The file's [table] and [options.frap] reach `frapnet play`: a bad combination is named
+    with the rule and where the settings came from (F1: 13 players)."""
+    f = tmp_path / "c.toml"
+    f.write_text("[table]\nplayers = 13\n")
+    env = dict(os.environ, FRAPNET_CONFIG=str(f), FRAPNET_PLUGINS_DIR="")
+    p = run_cmd(["play"], env, stdin="")
+    assert p.returncode == 2
+    assert p.stderr == f"frapnet play: rule F1: Frap is for 2–12 players, not 13 (settings from {f}: table.players)\n"
+    p = run_cmd(["play", "--players", "4"], env, stdin="")  # the command line wins: now only the terminal is missing
+    assert p.returncode == 2 and "needs a terminal" in p.stderr
+    f.write_text('[table]\nhouse_rules = ["six_card_frap"]\n')
+    p = run_cmd(["play"], env, stdin="")
+    assert p.returncode == 2 and p.stderr.startswith("frapnet play: unknown house rule 'six_card_frap'")
+    assert p.stderr.endswith(f"(settings from {f}: table.house_rules)\n")
