@@ -438,9 +438,24 @@ def run_local(reactor, handle, name: str = "", lang: str = "en", *, host: str = 
     firing with the exit status."""
     from twisted.internet import defer
 
+    their_on_app = kw.pop("on_app", None)
+
+    def on_app(ui):
+        leave = ui.leave
+
+        def end_table_then_leave():
+            # the host is quitting: end the table first (the record keeps the unfinished deal, so
+            # --resume continues it), so no computer player plays the deal out and makes everyone
+            # pay in the moment before the host stops (issue #10 item 7)
+            handle.table.finish("host stopping")
+            leave()
+        ui.leave = end_table_then_leave
+        if their_on_app is not None:
+            their_on_app(ui)
+
     async def go():
         try:
-            code = await run_client(reactor, host, handle.port, name, lang, local=True, **kw)
+            code = await run_client(reactor, host, handle.port, name, lang, local=True, on_app=on_app, **kw)
         finally:
             await handle.stop()
         return code
