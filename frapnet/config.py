@@ -181,15 +181,16 @@ _ARG_FIELDS = (("name", "name"), ("lang", "language"), ("level", "level"), ("gam
                ("players", "players"), ("deals", "deals"))
 
 
-def apply(cfg: Config, args, defaults: dict[str, Any]) -> set[str]:
+def apply(cfg: Config, args, defaults: dict[str, Any], exclude: tuple[str, ...] = ()) -> set[str]:
     """Fill the fields of ``args`` (an argparse namespace) that the command line left None from
     the file, then from ``defaults`` (the command's own defaults, e.g. ``{"players": 4}``);
     ``house_rule`` (a list) takes the file's ``table.house_rules`` when empty. Only fields that
-    ``args`` has are touched. Returns the config keys used (``{"table.players", "language"}``),
+    ``args`` has, and that are not in ``exclude``, are touched (`frapnet host --name` is the
+    table's name, not yours). Returns the config keys used (``{"table.players", "language"}``),
     so an error about such a value can name the file."""
     used = set()
     for attr, key in _ARG_FIELDS:
-        if not hasattr(args, attr) or getattr(args, attr) is not None:
+        if attr in exclude or not hasattr(args, attr) or getattr(args, attr) is not None:
             continue
         value = getattr(cfg, key)
         if value is not None:

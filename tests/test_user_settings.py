@@ -8,6 +8,7 @@ terminal) — checked against a real host over loopback.
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -188,3 +189,71 @@ def test_play_takes_its_table_from_the_config_file(tmp_path):
     p = run_cmd(["play"], env, stdin="")
     assert p.returncode == 2 and p.stderr.startswith("frapnet play: unknown house rule 'six_card_frap'")
     assert p.stderr.endswith(f"(settings from {f}: table.house_rules)\n")
+
+
+def host_cmd(*extra):
+    return [*FRAPNET, "host", "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--pause", "0", *extra]
+
+
+def test_host_takes_its_table_from_the_config_file(tmp_path):
+    """[table] players = 3, deals = 1 and [options.frap] ante = 200 reach `frapnet host`: a match
+    of one deal at three seats whose record says ante 200 (F5) and whose chips add up (F6)."""
+    f = tmp_path / "c.toml"
+    f.write_text("level = 'random'\n[table]\nplayers = 3\ndeals = 1\n[options.frap]\nante = 200\n")
+    rec = tmp_path / "r.json"
+    env = dict(os.environ, FRAPNET_CONFIG=str(f), FRAPNET_PLUGINS_DIR="")
+    p = subprocess.run(host_cmd("--bots", "3", "--seed", "2", "--record", str(rec)), capture_output=True,
+                       text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    result = json.loads(p.stdout.strip().splitlines()[-1])
+    assert len(result["balances"]) == 3 and result["deals"] == 1
+    assert sum(result["balances"]) + result["pot"] == 0
+    assert json.loads(rec.read_text())["options"]["ante"] == 200
+    f.write_text("[options.frap]\nante = 7\n")
+    p = subprocess.run(host_cmd("--bots", "3"), capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 2
+    assert p.stderr == f"frapnet host: bad config file {f}: options.frap: rule F5: option 'ante' = 7: a positive " \
+                       f"whole number of chips divisible by 4\n"
+
+
+def test_host_password_from_the_environment():
+    """FRAPNET_PASSWORD sets the table's password (the command line never shows it): a bot
+    without it is refused, one with it plays the match out."""
+    env = dict(os.environ, FRAPNET_PLUGINS_DIR="", FRAPNET_PASSWORD="s3cret")
+    host = subprocess.Popen(host_cmd("--players", "2", "--bots", "1", "--deals", "1", "--seed", "3"),
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        port = int(host.stdout.readline().rsplit(":", 1)[1])
+        no_env = {k: v for k, v in env.items() if k != "FRAPNET_PASSWORD"}
+        p = run_cmd(["bot", f"127.0.0.1:{port}"], no_env)
+        assert p.returncode == 1 and "wrong or missing password" in p.stderr
+        p = run_cmd(["bot", f"127.0.0.1:{port}", "--password", "s3cret"], no_env, timeout=120)
+        assert p.returncode == 0, p.stderr
+        host.wait(timeout=60)
+        assert host.returncode == 0
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.stdout.close()
+
+
+def test_resume_keeps_the_table_name(tmp_path):
+    """Issue #10 item 7: `--resume` continues under the table's own name, not "frap at HOST",
+    unless --name is given again."""
+    rec = tmp_path / "friday.json"
+    env = dict(os.environ, FRAPNET_PLUGINS_DIR="")
+    first = subprocess.run(host_cmd("--name", "Friday Frap", "--players", "2", "--bots", "2", "--deals", "1",
+                                    "--seed", "6", "--record", str(rec)), capture_output=True, text=True, env=env,
+                           timeout=120)
+    assert first.returncode == 0, first.stderr
+    again = subprocess.run(host_cmd("--players", "2", "--bots", "2", "--deals", "2", "--seed", "6", "--record",
+                                    str(rec), "--resume"), capture_output=True, text=True, env=env, timeout=120)
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.strip().splitlines()
+    assert lines[0].startswith("frapnet: hosting table Friday Frap on 127.0.0.1:")
+    assert json.loads(lines[-1])["table"] == "Friday Frap" and json.loads(lines[-1])["deals"] == 2
+    renamed = subprocess.run(host_cmd("--players", "2", "--bots", "2", "--deals", "3", "--seed", "6", "--record",
+                                      str(rec), "--resume", "--name", "Saturday"), capture_output=True, text=True,
+                             env=env, timeout=120)
+    assert renamed.returncode == 0, renamed.stderr
+    assert renamed.stdout.startswith("frapnet: hosting table Saturday on ")

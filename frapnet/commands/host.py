@@ -12,21 +12,25 @@ def add_arguments(p):
     p.add_argument("--port", type=int, default=7777, help="TCP port (0: any free port; default 7777)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--name", default=None, help="table name shown to players (default: GAME at HOSTNAME)")
-    p.add_argument("--game", default="frap", help="the game (default frap)")
-    p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    p.add_argument("--game", default=None, help="the game (default frap, or the config file's table.game)")
+    p.add_argument("--players", type=int, default=None, help="number of seats (default 4, or the config file's)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a table option (repeatable); VALUE is read as JSON if it can be, else as text")
     p.add_argument("--house-rule", action="append", default=[], metavar="NAME", help="a house rule (repeatable)")
     p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
                    help="also load one-file plugins from DIR (repeatable)")
-    p.add_argument("--password", default=None, help="players must give this password to join")
+    p.add_argument("--password", default=None, metavar="TEXT|-",
+                   help="players must give this password to join; - asks for it (or reads a line of standard "
+                        "input); default: $FRAPNET_PASSWORD")
     p.add_argument("--bots", type=int, default=0, metavar="K", help="K seats played by computer players")
-    p.add_argument("--level", default="basic", choices=("random", "basic"), help="computer players' level")
+    p.add_argument("--level", default=None, choices=("random", "basic"),
+                   help="computer players' level (default basic, or the config file's)")
     p.add_argument("--deals", type=int, default=None, metavar="N", help="stop after N deals, then exit 0")
     p.add_argument("--record", default=None, metavar="FILE", help="keep the match's record in FILE, rewritten after every accepted move (after every "
                         "deal only once it passes 1 MB)")
     p.add_argument("--resume", action="store_true",
-                   help="if the --record FILE exists, continue the match it holds (after a crash or restart)")
+                   help="if the --record FILE exists, continue the match it holds (after a crash or restart), "
+                        "under the table's name unless --name is given")
     p.add_argument("--seed", default=None, help="seed for shuffles, the first dealer and bots (reproducible tests)")
     p.add_argument("--grace", type=float, default=120.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat before a computer plays it (default 120)")
@@ -104,17 +108,47 @@ def host_config(args, name: str, options: dict):
                       announce=args.announce, interfaces=args.interface, resume=args.resume)
 
 
+def saved_table_name(record_path: str) -> str | None:
+    """The table name a host saved beside its record (``RECORD.seats``, key ``table``), or None
+    if there is none usable (missing or damaged file; not 1…63 bytes of UTF-8 without control
+    characters — the limits of ``--name``)."""
+    import json
+    import unicodedata
+
+    try:
+        with open(f"{record_path}.seats", encoding="utf-8") as f:
+            data = json.loads(f.read(1024 * 1024))
+    except (OSError, ValueError, RecursionError):
+        return None
+    name = data.get("table") if isinstance(data, dict) else None
+    if not isinstance(name, str) or not name.strip() or len(name.encode("utf-8")) > 63 \
+            or any(unicodedata.category(ch)[0] == "C" for ch in name):
+        return None
+    return name
+
+
 def run(args) -> int:
     import json
     import socket
     import sys
 
+    from frapnet import config
     from frapnet.commands._options import parse_options
+    from frapnet.commands._password import table_password
     from frapnet.errors import PluginError, RuleError
     from frapnet.record import resume_summary
 
+    try:  # the config file gives what the command line leaves out (docs/hosting.md)
+        cfg = config.load()
+    except config.ConfigError as exc:
+        print(f"frapnet host: bad config file {exc}", file=sys.stderr)
+        return 2
+    from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": "basic"}, exclude=("name",))
+    if args.player is None:  # --play: your name at the table
+        args.player = cfg.name
     try:
         options = parse_options(args.option)
+        args.password = table_password(args.password)
     except ValueError as exc:
         print(f"frapnet host: {exc}", file=sys.stderr)
         return 2
@@ -138,16 +172,25 @@ def run(args) -> int:
             return 2
         args.game, args.players, args.house_rule = st.game, st.players, list(st.house_rules)
         options = dict(st.options)
+        from_cfg = set()
+        args.name = args.name or saved_table_name(args.record)  # the table keeps its name (issue #10)
         print(f"frapnet host: resuming the match in {args.record} {resume_summary(st)}", file=sys.stderr)
     try:  # validate before touching the network: a clear error naming the rule
         engine.new_match(args.game, args.players, options, args.house_rule, registry)
+        if not (args.resume and os.path.exists(args.record)):
+            config.check_options(cfg, args.game, args.players, registry)
+            options = {**cfg.options_for(args.game), **options}  # --option wins over the file
+            engine.new_match(args.game, args.players, options, args.house_rule, registry)
         if not 0 <= args.bots <= args.players:
             raise ValueError(f"--bots must be 0…{args.players}, not {args.bots}")
-    except RuleError as exc:
-        print(f"frapnet host: {exc.describe()}", file=sys.stderr)
+    except config.ConfigError as exc:
+        print(f"frapnet host: bad config file {exc}", file=sys.stderr)
         return 2
-    except (PluginError, ValueError) as exc:
-        print(f"frapnet host: {exc}", file=sys.stderr)
+    except (RuleError, PluginError, ValueError) as exc:
+        text = exc.describe() if isinstance(exc, RuleError) else str(exc)
+        if from_cfg:  # a value from the file may be the cause: say where it came from
+            text += f" (settings from {cfg.path}: {', '.join(sorted(from_cfg))})"
+        print(f"frapnet host: {text}", file=sys.stderr)
         return 2
 
     name = args.name or f"{args.game} at {socket.gethostname()}"
