@@ -149,11 +149,11 @@ def test_announce_browse_update_close_in_a_namespace():
     script = f"""
 {PY} -c '{ANNOUNCER}' "Olga's table" 4567 > ann.out &
 {WAIT.format(word="ready")}
-{PY} -c "{BROWSER}" 1.2
+{PY} -c "{BROWSER}" 3
 touch go.update
 {WAIT.format(word="updated")}
 sleep 0.3
-{PY} -c "{BROWSER}" 1.2
+{PY} -c "{BROWSER}" 3
 touch go.close
 wait
 sleep 0.5
