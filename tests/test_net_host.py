@@ -710,3 +710,38 @@ def test_host_help_says_when_the_record_is_written():
     host_cmd.add_arguments(p)
     text = " ".join(p.format_help().split())
     assert "rewritten after every accepted move" in text and "(after every deal)" not in text
+
+
+def test_a_player_who_quit_takes_a_free_seat_again():
+    """Issue #10 item 7: a seat the host plays because its player left is free: the player who
+    quit (or anyone) takes it back with a new hello — no `table_full` — and the computer stops
+    playing it; the old token is void; `seats_free` counts it while it is open."""
+    table, factory, clock = make(bot_delay=5.0)
+    conns = seat_all(factory)
+    old_token = conns[1].welcome["token"]
+    assert table.free_seats() == 0
+    conns[1].send({"type": "leave"})
+    assert table.seats[1].takeover and table.free_seats() == 1
+    back = Conn(factory)
+    w = back.hello("P1 again")[0]
+    assert w["type"] == "welcome" and w["seat"] == 1 and w["token"] != old_token
+    s = table.seats[1]
+    assert (s.status, s.takeover, s.name) == ("connected", False, "P1 again") and table.free_seats() == 0
+    joined = [m for m in conns[0].read() if m["type"] == "event" and m["event"]["type"] == "seat_joined"]
+    assert joined and joined[-1]["event"]["seat"] == 1
+    v = table.state.version
+    if 1 in table.state.to_act:  # the computer player would have moved after 5 s
+        clock.advance(10)
+        assert table.state.version == v
+    assert Conn(factory).hello("Eve", token=old_token)[0]["code"] == "bad_token"
+    # every seat taken again: a fifth person is refused as before
+    assert Conn(factory).hello("Zed")[0]["code"] == "table_full"
+
+
+def test_a_seat_given_up_can_be_asked_for_by_number():
+    table, factory, clock = make()
+    conns = seat_all(factory)
+    conns[2].send({"type": "leave"})
+    w = Conn(factory).hello("Ann", seat=2)[0]
+    assert w["type"] == "welcome" and w["seat"] == 2
+    assert Conn(factory).hello("Bob", seat=3)[0]["code"] == "seat_taken"  # a seat with its player is not free

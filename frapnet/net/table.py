@@ -106,8 +106,15 @@ class Table:
         return [s.status for s in self.seats]
 
     def free_seats(self) -> int:
-        """How many seats are empty (for the LAN announcement's ``seats_free``)."""
-        return sum(1 for s in self.seats if s.status == EMPTY)
+        """How many seats a newcomer may take (for the LAN announcement's ``seats_free``): the
+        empty ones and those the host plays because their player left (:meth:`open_seat`)."""
+        return sum(1 for s in self.seats if s.status == EMPTY or self.open_seat(s))
+
+    @staticmethod
+    def open_seat(s: Seat) -> bool:
+        """A seat the host plays because its person left or did not come back in time (issue #10
+        item 7): free for anyone to take — the player who quit, or a newcomer — with a new token."""
+        return s.takeover and s.peer is None and not s.reserved
 
     def players_info(self) -> list[dict]:
         """The welcome's ``players``: per seat ``{"seat", "name", "connection"}``."""
@@ -201,18 +208,21 @@ class Table:
                 raise ProtocolError("bad_message", f"seat {want} does not exist (seats 0…{len(self.seats) - 1})",
                                     fatal=True)
             s = self.seats[want]
-            if s.status != EMPTY:
+            if s.status != EMPTY and not self.open_seat(s):
                 raise ProtocolError("seat_taken", f"seat {want} is taken by {s.name!r}; to take it back "
                                                   "send its token", fatal=True)
             if s.reserved:
                 raise ProtocolError("seat_taken", f"seat {want} is kept for the host's computer player",
                                     fatal=True)
         else:
-            free = [x for x in self.seats if x.status == EMPTY and not x.reserved]
+            free = [x for x in self.seats if x.status == EMPTY and not x.reserved] or \
+                [x for x in self.seats if self.open_seat(x)]  # then one the host plays for a player gone
             if not free:
                 raise ProtocolError("table_full", f"every seat at {self.name!r} is taken; join as a spectator",
                                     fatal=True)
             s = free[0]
+        if self.open_seat(s):
+            self.takeover.cancel(s.index)  # its computer player stops: a person sits here again
         s.name = hello["name"]
         if not s.reserved:
             s.token = secrets.token_urlsafe(18)
