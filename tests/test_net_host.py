@@ -745,3 +745,97 @@ def test_a_seat_given_up_can_be_asked_for_by_number():
     w = Conn(factory).hello("Ann", seat=2)[0]
     assert w["type"] == "welcome" and w["seat"] == 2
     assert Conn(factory).hello("Bob", seat=3)[0]["code"] == "seat_taken"  # a seat with its player is not free
+
+
+# --- a rematch with the same seats (issue #10 item 7) ------------------------------------------------
+
+def play_until(table, conns, clock, done, rng):
+    for _ in range(5000):
+        if done():
+            return
+        acting = to_act(conns)
+        if not acting:
+            clock.advance(0.1)
+            continue
+        c = acting[0]
+        c.act(rng.choice(c.view["actions"])["action"])
+        assert c.errors() == []
+    raise AssertionError("the deal did not end")
+
+
+def of_type(conn, kind):
+    """Every message of ``kind`` this connection has got so far."""
+    conn.read()
+    return [m for m in conn.log if m["type"] == kind]
+
+
+def test_rematch_offered_accepted_same_seats_new_match(tmp_path):
+    """At the match's end (one deal here) every person is offered a rematch; when all accept, a
+    new match starts at the same seats with the same tokens, balances from zero and the antes of
+    its first deal (F5: 100 each, pot 400), its record beside the first one's (RECORD.2.json)."""
+    path = tmp_path / "friday.json"
+    finished = []
+    table, factory, clock = make(deals=1, rematch=30.0, record=str(path), on_finish=finished.append)
+    conns = seat_all(factory)
+    tokens = [c.welcome["token"] for c in conns]
+    play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
+    first = table.state.balances[:]
+    offers = [of_type(c, "rematch_offer") for c in conns]
+    assert all(len(o) == 1 for o in offers)
+    offer = offers[0][0]
+    assert offer["waiting"] == [0, 1, 2, 3] and offer["seconds"] == 30.0 and offer["match"] == 2
+    assert offer["result"]["balances"] == first and offer["result"]["deals"] == 1
+    assert not table.finished and finished == [] and all(c.open for c in conns)
+    for c in conns[:3]:
+        c.send({"type": "rematch", "accept": True})
+    assert table.rematch is not None and table.match_no == 1  # still waiting for seat 3
+    conns[3].send({"type": "rematch"})  # accept is the default
+    assert [m["match"] for m in of_type(conns[0], "rematch_start")] == [2]
+    assert table.match_no == 2 and table.state.deal_no == 1 and not table.finished
+    assert table.state.balances == [-100] * 4 and table.state.pot == 400  # F5: a fresh match's antes
+    assert [s.token for s in table.seats] == tokens and [s.name for s in table.seats] == ["P0", "P1", "P2", "P3"]
+    assert (tmp_path / "friday.2.json").exists() and record.replay_json(json.loads(path.read_text()))["balances"] == first
+    # the second match ends too: the offer again; a "no" ends the table with that match's result
+    play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(4))
+    assert of_type(conns[2], "rematch_offer")[-1]["match"] == 3
+    conns[2].send({"type": "rematch", "accept": False})
+    closing = of_type(conns[0], "closing")
+    assert table.finished and closing[0]["reason"] == "seat 2 declined the rematch"
+    assert closing[0]["result"]["balances"] == table.state.balances == finished[0]["balances"]
+    res = record.replay_json(json.loads((tmp_path / "friday.2.json").read_text()))
+    assert res["ok"] and res["balances"] == finished[0]["balances"]
+
+
+def test_rematch_ends_when_a_player_leaves_or_nobody_answers():
+    table, factory, clock = make(deals=1, rematch=30.0)
+    conns = seat_all(factory)
+    play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
+    conns[1].send({"type": "leave"})
+    assert table.finished and of_type(conns[0], "closing")[0]["reason"] == "seat 1 left before the rematch"
+    table, factory, clock = make(deals=1, rematch=30.0)
+    conns = seat_all(factory)
+    play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
+    conns[0].send({"type": "rematch", "accept": True})
+    clock.advance(29)
+    assert not table.finished
+    clock.advance(2)
+    assert table.finished and of_type(conns[1], "closing")[0]["reason"] == "no answer to the rematch in 30 s"
+
+
+def test_no_rematch_offer_by_default_or_without_people():
+    """rematch 0 (the default): the table closes at the match's end as before; an answer then is
+    refused with no_rematch. A table of computer players only is never offered one."""
+    table, factory, clock = make(deals=1)
+    conns = seat_all(factory)
+    conns[0].send({"type": "rematch", "accept": True})
+    assert [e["code"] for e in conns[0].errors()] == ["no_rematch"]
+    play_until(table, conns, clock, lambda: table.finished, random.Random(3))
+    assert of_type(conns[0], "closing")[0]["reason"] == "match over" and of_type(conns[0], "rematch_offer") == []
+    table, factory, clock = make(deals=1, rematch=30.0)
+    conns = []
+    for i in range(4):
+        c = Conn(factory)
+        c.hello(f"B{i}", bot=True)
+        conns.append(c)
+    play_until(table, conns, clock, lambda: table.finished, random.Random(3))
+    assert table.rematch is None

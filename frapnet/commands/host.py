@@ -42,6 +42,9 @@ def add_arguments(p):
     p.add_argument("--no-announce", dest="announce", action="store_false", help="do not announce the table")
     p.add_argument("--interface", action="append", default=None, metavar="ADDR",
                    help="announce only on this interface address (repeatable; default all)")
+    p.add_argument("--rematch", type=float, default=0.0, metavar="SECONDS",
+                   help="at the match's end, offer its players a rematch with the same seats and wait this "
+                        "long for their answers (default 0: no offer; docs/protocol.md)")
     p.add_argument("--web", type=int, default=None, metavar="PORT",
                    help="also serve the table as a web page on this HTTP port, for browsers and phones "
                         "(0: any free port); prints its URL and a QR code (docs/web.md)")
@@ -70,7 +73,8 @@ def check_arguments(args) -> str | None:
         return f"--web {web}: the web page needs another port than the table's --port"
     if args.deals is not None and args.deals < 1:
         return f"--deals must be at least 1, not {args.deals}"
-    for flag, value in (("--grace", args.grace), ("--pause", args.pause), ("--bot-delay", args.bot_delay)):
+    for flag, value in (("--grace", args.grace), ("--pause", args.pause), ("--bot-delay", args.bot_delay),
+                        ("--rematch", args.rematch)):
         if not math.isfinite(value) or value < 0:
             return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
     if args.name is not None:
@@ -103,7 +107,7 @@ def host_config(args, name: str, options: dict):
     table = TableConfig(name=name, game=args.game, players=args.players, options=options,
                         house_rules=args.house_rule, password=args.password, grace=args.grace, pause=args.pause,
                         deals=args.deals, record=args.record, level=args.level, bot_delay=args.bot_delay,
-                        seed=args.seed)
+                        seed=args.seed, rematch=args.rematch)
     return HostConfig(table, bots=args.bots, bind=args.bind, port=args.port, plugins_dirs=args.plugins_dir,
                       announce=args.announce, interfaces=args.interface, resume=args.resume)
 

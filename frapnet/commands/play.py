@@ -20,6 +20,9 @@ def add_arguments(p):
                    help="computer players think this long, so you can follow them (default 0.5)")
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS",
                    help="pause between deals (default 1.0)")
+    p.add_argument("--rematch", type=float, default=0.0, metavar="SECONDS",
+                   help="at the match's end, offer its players a rematch with the same seats and wait this "
+                        "long for their answers (default 0: no offer; docs/protocol.md)")
     p.add_argument("--web", type=int, default=None, metavar="PORT",
                    help="play in your browser instead of this terminal: serve the table's page on this "
                         "port of 127.0.0.1 and print its address (0: any free port; docs/web.md)")
@@ -32,18 +35,18 @@ def host_config(args, name: str, options: dict):
 
     table = TableConfig(name=name, game=args.game, players=args.players, options=options,
                         house_rules=args.house_rule, deals=args.deals, record=args.record, level=args.level,
-                        bot_delay=args.bot_delay, pause=args.pause, seed=args.seed)
+                        bot_delay=args.bot_delay, pause=args.pause, seed=args.seed, rematch=args.rematch)
     return HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False)
 
 
 def check_arguments(args) -> str | None:
     """What is wrong with the non-rule arguments (None if nothing): ``--deals`` ≥ 1 when given;
-    ``--bot-delay`` and ``--pause`` finite and ≥ 0 seconds."""
+    ``--bot-delay``, ``--pause`` and ``--rematch`` finite and ≥ 0 seconds."""
     import math
 
     if args.deals is not None and args.deals < 1:
         return f"--deals must be at least 1, not {args.deals}"
-    for flag, value in (("--bot-delay", args.bot_delay), ("--pause", args.pause)):
+    for flag, value in (("--bot-delay", args.bot_delay), ("--pause", args.pause), ("--rematch", args.rematch)):
         if not math.isfinite(value) or value < 0:
             return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
     return None

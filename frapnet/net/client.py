@@ -14,8 +14,9 @@ is installed (the TUI: asyncio)::
     c.on_status  = lambda status: ... # "connecting" | "connected" | "reconnecting" | "closed"
     c.on_closing = lambda msg: ...    # the host's closing message {"reason", "result"} (match over…)
     c.on_fairness = lambda verdict: ... # a deal checked after its reveal (frapnet.net.dealcheck.Verdict)
+    c.on_rematch = lambda msg: ...    # rematch_offer {"result", "seconds", "waiting", "match"} / rematch_start
     d = c.connect()                   # Deferred: the welcome info, or JoinError
-    c.act(["play", "10H"]); c.chat("hi"); c.leave()
+    c.act(["play", "10H"]); c.chat("hi"); c.leave(); c.rematch(True)
 
 On a dropped connection (reconnect=True, after a welcome) it retries with the seat token,
 backing off 0.1 s, 0.2 s, 0.4 s … up to 5 s between tries, for ``reconnect_for`` seconds
@@ -124,6 +125,7 @@ class TableClient:
         self.on_status: Callable[[str], Any] | None = None
         self.on_closing: Callable[[dict], Any] | None = None
         self.on_fairness: Callable[[Any], Any] | None = None
+        self.on_rematch: Callable[[dict], Any] | None = None
         self.checker = DealChecker(nonce_source)
         self._proto: _ClientProtocol | None = None
         self._connect_d: defer.Deferred | None = None
@@ -156,6 +158,11 @@ class TableClient:
 
     def ping(self, ident: Any = None) -> None:
         self._send({"type": "ping", "id": ident})
+
+    def rematch(self, accept: bool = True) -> None:
+        """Answer the host's rematch offer (docs/protocol.md "Rematch"): play again with the same
+        seats, or not (then the table closes)."""
+        self._send({"type": "rematch", "accept": bool(accept)})
 
     def leave(self) -> None:
         """Leave the table for good (a computer takes the seat mid-match); no reconnect."""
@@ -264,6 +271,9 @@ class TableClient:
                 proto.sendMessage(reply)
         elif kind == "shuffle_reveal":
             self._fair(self.checker.reveal(msg))
+        elif kind in ("rematch_offer", "rematch_start"):
+            if self.on_rematch is not None:
+                self.on_rematch(msg)
         elif kind == "closing":
             self.closing = msg
             self._done = True

@@ -25,6 +25,8 @@ class TableConfig:
       randomness).
     - ``max_spectators``: more spectators are refused with ``busy`` (watchers can never fill
       the host's connections and lock players out of their seats).
+    - ``rematch``: seconds a finished match waits for its players to accept a rematch with the
+      same seats (:mod:`frapnet.net.rematch`); 0: no offer, the table closes at once.
     """
 
     name: str = "frap table"
@@ -41,6 +43,7 @@ class TableConfig:
     bot_delay: float = 0.0
     seed: Any = None
     max_spectators: int = 32
+    rematch: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", dict(self.options or {}))

@@ -1,6 +1,6 @@
 """Message kinds of the frapnet table protocol and their validation (docs/protocol.md).
 
-Client → host: ``hello``, ``act``, ``chat``, ``leave``, ``ping``.
+Client → host: ``hello``, ``act``, ``chat``, ``leave``, ``ping``, ``rematch``.
 Host → client: ``welcome``, ``view``, ``event``, ``chat``, ``error``, ``pong``, ``closing``.
 
 :func:`check_client_message` checks a decoded map against the schema of its kind and returns
@@ -29,7 +29,7 @@ MAX_ARG_STR = 64
 MAX_ARG_LIST = 64
 """Most elements of a list argument (``buy [cards]``)."""
 
-CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping")
+CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping", "rematch")
 HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing")
 
 ERROR_CODES = {
@@ -42,6 +42,7 @@ ERROR_CODES = {
     "bad_name": "the player name is empty or not a string",
     "no_table": "no table of that name on this host",
     "table_full": "every seat is taken (join as a spectator instead)",
+    "no_rematch": "a rematch answer while no rematch is on offer",
     "seat_taken": "the seat asked for is occupied (or kept for the host's computer player) and no valid token was given",
     "bad_token": "the token matches no seat at this table",
     "not_joined": "a message other than hello before the welcome",
@@ -150,6 +151,8 @@ def check_client_message(msg: dict) -> dict:
     if kind == "chat":
         text = _field(msg, "text", (str,), required=True, max_len=4 * MAX_CHAT)
         return {"type": "chat", "text": clean_text(text, MAX_CHAT)}
+    if kind == "rematch":
+        return {"type": "rematch", "accept": bool(_field(msg, "accept", (bool,), default=True))}
     if kind in ("leave", "ping"):
         out = {"type": kind}
         if kind == "ping":

@@ -140,6 +140,8 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             self.table.chat(self, msg["text"])
         elif kind == "leave":
             self.table.leave(self)
+        elif kind == "rematch":
+            self.table.rematch_answer(self, msg["accept"])
 
     def who(self) -> str:
         """This connection in a log line: ``"seat 2"``, ``"spectator"``, ``"left seat 2"`` (it

@@ -97,6 +97,16 @@ def react(main: Callable[[Any], Any]) -> int:
     return out.get("code", 1)
 
 
+REMATCH_TEXT = {  # the rematch's lines in the log (kept here, beside the one key that answers)
+    "en": {"offer": "Match over. Press r for a rematch with the same seats, or q to leave.",
+           "yes": "You said yes to the rematch; waiting for the others.",
+           "start": "Rematch: match {n} begins."},
+    "ru": {"offer": "Партия окончена. Нажмите r — сыграть ещё раз тем же составом, q — уйти.",
+           "yes": "Вы согласились на новую партию; ждём остальных.",
+           "start": "Новая партия {n} начинается."},
+}
+
+
 class ClientApp:
     """The Application and its wiring to a :class:`Screen` (and optionally a TableClient).
 
@@ -112,6 +122,7 @@ class ClientApp:
         self.chat = chat
         self.leave = leave
         self.quitting = False
+        self.rematch_yes: Callable[[], Any] | None = None  # set while a rematch is on offer (key r)
         s = screen
 
         self.top = Window(FormattedTextControl(self._top, focusable=True, show_cursor=False),
@@ -219,6 +230,11 @@ class ClientApp:
 
     def press(self, key: str) -> None:
         """A key (or a click) for the screen model; carry out what it asks."""
+        if key == "r" and self.rematch_yes is not None:  # the host offers a rematch (issue #10 item 7)
+            yes, self.rematch_yes = self.rematch_yes, None
+            yes()
+            self.app.invalidate()
+            return
         for intent in self.screen.press(key):
             kind = intent[0]
             if kind == "act":
@@ -338,6 +354,21 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
                 screen.add_log("system", _("Could not save the seat token: {why}").format(why=exc))
         ui.refresh()
 
+    def rematch(msg):
+        """The host's rematch offer (key r says yes) and the rematch's start, said in the log."""
+        words = REMATCH_TEXT.get(lang, REMATCH_TEXT["en"])
+        if msg.get("type") == "rematch_offer":
+            if screen.seat is not None and screen.seat in (msg.get("waiting") or ()):
+                def yes():
+                    box["c"].rematch(True)
+                    screen.add_log("status", words["yes"])
+                ui.rematch_yes = yes
+                screen.add_log("status", words["offer"])
+        else:
+            ui.rematch_yes = None
+            screen.add_log("status", words["start"].format(n=msg.get("match")))
+        ui.refresh()
+
     def new_client(tok):
         client = TableClient(host, port, name=name, password=password, token=tok, spectate=spectate, lang=lang,
                              reconnect=True, reactor=reactor, table=table)
@@ -349,6 +380,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         client.on_status = status
         client.on_closing = closing  # the host's closing message: match over, final balances
         client.on_fairness = hook(screen.add_fairness)  # each deal checked after its reveal (fairness.md)
+        client.on_rematch = rematch
         box["c"] = client
         return client
 

@@ -1,0 +1,96 @@
+"""A rematch with the same seats when a match ends (issue #10 item 7; docs/protocol.md "Rematch").
+
+When a table's match ends (the deal limit, or the game's own end) while at least one person
+(a connected seat that is not a computer player) sits there, and the table allows it
+(``TableConfig.rematch`` seconds > 0), the host does not close: it sends every connection
+
+    {"type": "rematch_offer", "result": {...}, "seconds": 60, "waiting": [0, 2], "match": 2}
+
+— the match's result (as ``closing`` carries it), how long it waits, and the seats whose answer
+it waits for (every connected person). Each of them answers ``{"type": "rematch", "accept":
+true|false}``. Computer players (the host's own, takeovers, and clients with ``bot``) always
+play on. When every awaited seat has accepted, the host sends ``{"type": "rematch_start",
+"match": 2}`` and deals the first deal of a new match: same game, options, house rules, seats,
+names and seat tokens; balances from zero; the first dealer by lot again (F7); its record in
+``RECORD.2.json`` beside the first one's. A refusal, a person leaving or dropping, or the wait
+running out ends the table as before: ``closing`` with the last match's result.
+
+No sockets here: :class:`Rematch` is driven by :class:`frapnet.net.table.Table`.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from twisted.logger import Logger
+
+log = Logger(namespace="frapnet.host")
+
+
+def record_path(first: str | None, match: int) -> str | None:
+    """The record of rematch number ``match`` (2, 3…) beside the first match's ``first``:
+    ``friday.json`` → ``friday.2.json`` (None stays None; match 1 is ``first`` itself)."""
+    if first is None or match <= 1:
+        return first
+    root, ext = os.path.splitext(first)
+    return f"{root}.{match}{ext or '.json'}"
+
+
+class Rematch:
+    """One open offer: ``waiting`` (the seats whose answer is awaited, each a person's),
+    ``accepted`` (seats that said yes), ``match`` (the number the new match would have). Calls
+    ``on_start()`` once everyone awaited has accepted, ``on_end(reason)`` on a refusal, a seat
+    gone or the wait over — exactly one of the two, once."""
+
+    def __init__(self, clock, seconds: float, waiting: set[int], match: int, *,
+                 on_start: Callable[[], None], on_end: Callable[[str], None]) -> None:
+        self.waiting = set(waiting)
+        self.accepted: set[int] = set()
+        self.match = match
+        self.seconds = seconds
+        self._on_start, self._on_end = on_start, on_end
+        self._done = False
+        self._call = clock.callLater(seconds, self._expire)
+
+    def offer(self, result: dict) -> dict:
+        """The ``rematch_offer`` message."""
+        return {"type": "rematch_offer", "result": result, "seconds": self.seconds,
+                "waiting": sorted(self.waiting), "match": self.match}
+
+    def answer(self, seat: int, accept: bool) -> None:
+        """``seat``'s answer. A seat whose answer is not awaited (a computer player, a spectator's
+        seat None) changes nothing."""
+        if self._done or seat not in self.waiting:
+            return
+        if not accept:
+            self._end(f"seat {seat} declined the rematch")
+            return
+        self.accepted.add(seat)
+        if self.accepted >= self.waiting:
+            self._finish()
+            self._on_start()
+
+    def gone(self, seat: int) -> None:
+        """An awaited seat's person left or dropped: no rematch with the same seats."""
+        if not self._done and seat in self.waiting:
+            self._end(f"seat {seat} left before the rematch")
+
+    def cancel(self) -> None:
+        """Drop the offer without calling back (the table is ending anyway)."""
+        self._finish()
+
+    def _expire(self) -> None:
+        self._call = None
+        if not self._done:
+            self._end(f"no answer to the rematch in {self.seconds:g} s")
+
+    def _end(self, reason: str) -> None:
+        self._finish()
+        log.info("rematch not played: {reason}", reason=reason)
+        self._on_end(reason)
+
+    def _finish(self) -> None:
+        self._done = True
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None

@@ -1,0 +1,113 @@
+"""The end of a match, in a real terminal (issue #10 item 7): when the host quits mid-deal,
+nobody plays the deal out — the table ends where it stands, the record keeps the unfinished deal
+(so ``--resume`` continues it); at the match's end, the rematch the table offers is taken with
+the key r and a new match starts at the same seats.
+
+Driven with `frapnet play` in tmux (send-keys, capture-pane); records are read with
+`frapnet replay` (the engine, not the client).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
+
+
+def tmux(sock: str, *args: str) -> str:
+    return subprocess.run([TMUX, "-L", sock, *args], check=True, capture_output=True, text=True, timeout=10).stdout
+
+
+def wait_for(pred, timeout: float, what: str):
+    end = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("command", [
+    "play --seed 4 --bot-delay 0 --pause 0 --name Olga",
+    "host --play --players 4 --bots 3 --bind 127.0.0.1 --port 0 --no-announce --seed 4 --player Olga",
+])
+def test_quitting_mid_deal_leaves_the_deal_unplayed(tmp_path, command):
+    """F5/F6: four players, ante 100: after quitting in deal 1 the record's only deal is
+    ``unfinished`` and every balance is just the ante paid (−100), the pot 400 — with computer
+    players that move at once (--bot-delay 0), which used to finish the deal and settle it."""
+    rec = tmp_path / "quit.json"
+    done = tmp_path / "done"
+    sock = f"frapnet-quit-{os.getpid()}-{time.monotonic_ns()}"
+    cmd = (f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 FRAPNET_PLUGINS_DIR= {sys.executable} -m frapnet {command} "
+           f"--record {rec}; echo $? > {done}; sleep 30")
+    tmux(sock, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd)
+    try:
+        wait_for(lambda: rec.exists() and "Olga" in tmux(sock, "capture-pane", "-p", "-t", "t"), 20,
+                 "the table on screen")
+        time.sleep(0.5)  # the computer players answer at once: the deal is under way, waiting for Olga
+        tmux(sock, "send-keys", "-t", "t", "q")
+        time.sleep(0.3)
+        tmux(sock, "send-keys", "-t", "t", "y")
+        wait_for(done.exists, 20, "frapnet play to exit")
+    finally:
+        subprocess.run([TMUX, "-L", sock, "kill-server"], capture_output=True, timeout=10)
+    assert done.read_text().strip() == "0"
+    p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(rec), "--json"], capture_output=True,
+                       text=True, timeout=60)
+    res = json.loads(p.stdout)
+    assert res["ok"] is True, res
+    assert [d["outcome"] for d in res["deals"]] == ["unfinished"]
+    assert res["balances"] == [-100, -100, -100, -100] and res["pot"] == 400  # only the antes (F5)
+
+
+def test_rematch_with_the_key_r_in_the_terminal(tmp_path):
+    """`frapnet play --deals 1 --rematch 60`: Olga passes (and declines to cut in) at her turns; at the
+    match's end the log offers the rematch, r accepts it, match 2 begins at the same seats with
+    its own record (RECORD.2.json) and its first deal's antes (F5: 100 each); q leaves."""
+    rec = tmp_path / "m.json"
+    done = tmp_path / "done"
+    sock = f"frapnet-rematch-{os.getpid()}-{time.monotonic_ns()}"
+    cmd = (f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 FRAPNET_PLUGINS_DIR= {sys.executable} -m frapnet play "
+           f"--players 3 --deals 1 --rematch 60 --seed 5 --bot-delay 0 --pause 0 --name Olga --record {rec}; "
+           f"echo $? > {done}; sleep 30")
+    tmux(sock, "new-session", "-d", "-s", "t", "-x", "100", "-y", "40", cmd)
+
+    def screen():
+        return tmux(sock, "capture-pane", "-p", "-J", "-t", "t")
+    try:
+        end = time.monotonic() + 60
+        while "Press r for a rematch" not in screen():
+            if time.monotonic() > end:
+                raise AssertionError("no rematch offer; the screen:\n" + screen())
+            now = screen()
+            if "[p] Pass" in now:
+                tmux(sock, "send-keys", "-t", "t", "p")
+            elif "[d] Decline the cut-in" in now:  # F14: a passer may cut in; Olga declines
+                tmux(sock, "send-keys", "-t", "t", "d")
+            time.sleep(0.2)
+        first = json.loads(rec.read_text())
+        assert len(first["deals"]) == 1
+        tmux(sock, "send-keys", "-t", "t", "r")
+        wait_for(lambda: "Rematch: match 2 begins." in screen(), 20, "the rematch to begin")
+        second = tmp_path / "m.2.json"
+        wait_for(second.exists, 10, "the second match's record")
+        assert json.loads(rec.read_text()) == first  # the first match's record is kept as it was
+        tmux(sock, "send-keys", "-t", "t", "q")
+        time.sleep(0.3)
+        tmux(sock, "send-keys", "-t", "t", "y")
+        wait_for(done.exists, 20, "frapnet play to exit")
+    finally:
+        subprocess.run([TMUX, "-L", sock, "kill-server"], capture_output=True, timeout=10)
+    p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(tmp_path / "m.2.json"), "--json"],
+                       capture_output=True, text=True, timeout=60)
+    res = json.loads(p.stdout)
+    assert res["ok"] and len(res["deals"]) >= 1
+    deal = json.loads((tmp_path / "m.2.json").read_text())["deals"][0]
+    assert sum(res["balances"]) + res["pot"] == 0  # F6, the new match counted from zero
+    assert deal["deck"] and json.loads((tmp_path / "m.2.json").read_text())["players"] == 3
