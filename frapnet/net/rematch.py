@@ -15,7 +15,7 @@ names and seat tokens; balances from zero; the first dealer by lot again (F7); i
 ``RECORD.2.json`` beside the first one's. A refusal, a person leaving or dropping, or the wait
 running out ends the table as before: ``closing`` with the last match's result.
 
-No sockets here: :class:`Rematch` is driven by :class:`frapnet.net.table.Table`.
+No sockets here: :func:`offer` and :class:`Rematch` are driven by :class:`frapnet.net.table.Table`.
 """
 from __future__ import annotations
 
@@ -23,6 +23,10 @@ import os
 from typing import Callable
 
 from twisted.logger import Logger
+
+from frapnet import engine
+from frapnet.net.journal import RecordJournal
+from frapnet.net.seats import CONNECTED
 
 log = Logger(namespace="frapnet.host")
 
@@ -94,3 +98,32 @@ class Rematch:
         if self._call is not None and self._call.active():
             self._call.cancel()
         self._call = None
+
+
+def offer(table) -> bool:
+    """At the end of ``table``'s match (a :class:`frapnet.net.table.Table`): open a rematch offer
+    and send it, if the table allows one (``config.rematch`` > 0) and a person sits there.
+    Returns True if offered (the table then stays open)."""
+    people = {s.index for s in table.seats if s.status == CONNECTED}
+    if table.config.rematch <= 0 or not people or table.rematch is not None:
+        return False
+    table.rematch = Rematch(table.clock, table.config.rematch, people, table.match_no + 1,
+                            on_start=lambda: start(table), on_end=table.finish)
+    log.info("table {table}: match over; offering a rematch to seats {seats}", table=table.name,
+             seats=sorted(people))
+    table.fanout.send_all(table.rematch.offer(table.result_dict()))
+    return True
+
+
+def start(table) -> None:
+    """Everyone said yes: ``table`` starts a new match with the same seats, tokens and settings,
+    its record beside the last one's (:func:`record_path`)."""
+    table.match_no, table.rematch = table.match_no + 1, None
+    cfg = table.config
+    table.state = engine.new_match(cfg.game, cfg.players, cfg.options, cfg.house_rules, table.registry)
+    table._track_versions(None)
+    table.journal = RecordJournal(record_path(cfg.record, table.match_no))
+    table.journal.seats_changed(table.name, table.seats)
+    log.info("table {table}: rematch: match {n} begins", table=table.name, n=table.match_no)
+    table.fanout.send_all({"type": "rematch_start", "match": table.match_no})
+    table._start_deal()

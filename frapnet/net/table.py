@@ -26,7 +26,7 @@ from frapnet.net.config import TableConfig
 from frapnet.net.fanout import Fanout
 from frapnet.net.journal import RecordJournal
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, version_compatible
-from frapnet.net.rematch import Rematch, record_path
+from frapnet.net import rematch
 from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, same_secret
 from frapnet.net.takeover import Chooser, Takeover
 
@@ -96,7 +96,7 @@ class Table:
         self.had_human = False  # a person (not a computer player) has sat at this table
         self.waiting = False  # between deals, waiting for a person to come back (principle 5)
         self.match_no = 1  # 2, 3… after rematches with the same seats
-        self.rematch: Rematch | None = None  # the open rematch offer at a match's end
+        self.rematch: rematch.Rematch | None = None  # the open rematch offer at a match's end
 
     # --- descriptions ------------------------------------------------------------------------
     @property
@@ -455,36 +455,15 @@ class Table:
     # --- a rematch with the same seats (issue #10 item 7; frapnet.net.rematch) -----------------
     def _offer_rematch(self) -> bool:
         """Offer a rematch if the table allows it and a person is here; True if offered."""
-        people = {s.index for s in self.seats if s.status == CONNECTED}
-        if self.config.rematch <= 0 or not people or self.rematch is not None:
-            return False
-        self.rematch = Rematch(self.clock, self.config.rematch, people, self.match_no + 1,
-                               on_start=self._start_rematch, on_end=self.finish)
-        log.info("table {table}: match over; offering a rematch to seats {seats}", table=self.name,
-                 seats=sorted(people))
-        self.fanout.send_all(self.rematch.offer(self.result_dict()))
-        return True
+        return rematch.offer(self)
 
     def rematch_answer(self, peer, accept: bool) -> None:
         """``peer``'s answer to the rematch offer. Raises ProtocolError ``no_rematch`` when none
         is open; a spectator's answer changes nothing."""
         if self.rematch is None:
             raise ProtocolError("no_rematch", "no rematch is on offer at this table now")
-        seat = getattr(peer, "seat", None)
-        if seat is not None:
-            self.rematch.answer(seat, accept)
-
-    def _start_rematch(self) -> None:
-        """Everyone said yes: a new match with the same seats, tokens and settings."""
-        self.match_no, self.rematch = self.match_no + 1, None
-        cfg = self.config
-        self.state = engine.new_match(cfg.game, cfg.players, cfg.options, cfg.house_rules, self.registry)
-        self._track_versions(None)
-        self.journal = RecordJournal(record_path(cfg.record, self.match_no))
-        self.journal.seats_changed(self.name, self.seats)
-        log.info("table {table}: rematch: match {n} begins", table=self.name, n=self.match_no)
-        self.fanout.send_all({"type": "rematch_start", "match": self.match_no})
-        self._start_deal()
+        if getattr(peer, "seat", None) is not None:
+            self.rematch.answer(peer.seat, accept)
 
     # --- resuming after a restart (design.md principle 5) -------------------------------------
     def resume(self, rec: dict) -> None:
