@@ -137,7 +137,7 @@ def test_host_play_opens_the_client_for_the_first_seat(tmp_path):
             if "Your turn" in screen:
                 break
             time.sleep(0.2)
-        assert "Your turn" in screen and "Olga (you)" in screen and "Bot 4" in screen, screen
+        assert "Your turn" in screen and "Olga (you)" in screen and "Bot 3" in screen, screen
         assert "Look at your cards" in screen
         # quitting (q, then y to confirm mid-deal) prints the result line, as without --play
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)

@@ -93,7 +93,7 @@ def test_score_sheet_after_two_deals_log_scrolls_to_its_first_line_and_standings
     try:
         sheet = drive(t, lambda s: "Score sheet" in s and "Press any key" in s, 90)
         res = replay(rec)
-        names = ["Olga", "Bot 2", "Bot 3", "Bot 4"]
+        names = ["Olga", "Bot 1", "Bot 2", "Bot 3"]
         b1, b2 = res["deals"][0]["balances"], res["deals"][1]["balances"]
         lines = boxed(sheet)
         row1 = row_of(lines, "1 ", sheet)
@@ -219,7 +219,7 @@ def test_a_reconnect_mid_deal_still_shows_the_trick_money_F23(tmp_path):
             inner = [ln.split("│")[1] for ln in s.splitlines() if ln.count("│") >= 2]
             heads = next(ln for ln in inner if "trick money" in ln)
             col = heads.index("trick money")
-            for seat, name in enumerate(["Olga", "Bot 2", "Bot 3"]):
+            for seat, name in enumerate(["Olga", "Bot 1", "Bot 2"]):
                 row = next(ln for ln in inner if ln.strip().startswith(name))
                 cell = row[col:].split()[0]
                 want = rep["trick_money"][seat]

@@ -434,7 +434,7 @@ def test_a_browser_player_and_a_terminal_player_see_the_same_deal(browser, tmp_p
         wait(lambda: "Ivan (you)" in screen(), 20, "Ivan at the table")
         wait(lambda: (state(d)["view"] or {}).get("deal_no") == 1, 10, "the deal on the page")
         v = state(d)["view"]
-        assert v["names"] == ["Olga", "Ivan", "Bot 3"]
+        assert v["names"] == ["Olga", "Ivan", "Bot 2"]
         wait(lambda: f"turn-up {face(v['turn_up'])}" in screen(), 10, "the same turn-up in the terminal")
         from selenium.webdriver.common.by import By
         d.find_element(By.ID, "chat-input").send_keys("hello from the browser")
@@ -475,7 +475,7 @@ def test_a_browser_player_and_a_terminal_player_see_the_same_deal(browser, tmp_p
         from selenium.webdriver.common.by import By
         shown = [td.text for td in d.find_elements(By.CSS_SELECTOR, '#sheet tr[data-deal="1"] td')][1:4]
         assert shown == [sign(b) for b in replay["balances"]]
-        for nm, b in zip(["Olga", "Ivan", "Bot 3"], replay["balances"]):
+        for nm, b in zip(["Olga", "Ivan", "Bot 2"], replay["balances"]):
             assert re.search(rf"{re.escape(nm)}.*\s{re.escape(sign(b))}\s*│", settled), (nm, settled)
         assert {"look", "play"} <= did
     finally:

@@ -212,7 +212,7 @@ def start_bots(reactor, host: str, port: int, k: int, level: str = "basic", seed
     """Start ``k`` bots at ``host``:``port`` on ``reactor`` (a host's ``--bots K``); return them.
 
     ``seats``: the seats they ask for (default: any free seat each); ``names`` default to
-    ``"Bot {seat + 1}"`` (or ``"Bot {i + 1}"``). Each bot's ``seed`` is ``seed`` itself (decisions
+    ``"Bot {seat}"`` (seats counted from 0; without ``seats``, ``"Bot {i + 1}"``). Each bot's ``seed`` is ``seed`` itself (decisions
     are keyed by seat and version, see :class:`Bot`). Connection failures are logged; each bot's
     ``done`` fires when it stops. Raises ValueError if ``seats`` or ``names`` is not ``k`` long.
     """
@@ -223,7 +223,9 @@ def start_bots(reactor, host: str, port: int, k: int, level: str = "basic", seed
     bots = []
     for i in range(k):
         seat = seats[i] if seats is not None else None
-        name = names[i] if names is not None else f"Bot {(seat if seat is not None else i) + 1}"
+        # a host's computer player is named after its seat, counted from 0 as everywhere (issue #10
+        # item 8); one without a seat is numbered from 1
+        name = names[i] if names is not None else (f"Bot {seat}" if seat is not None else f"Bot {i + 1}")
         bot = Bot(host, port, name, level=level, seed=seed, delay=delay, password=password, seat=seat,
                   table=table, reactor=reactor)
         bot.connect().addErrback(lambda f, n=name: log.failure("computer player {name} could not join", f, name=n))
