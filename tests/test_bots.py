@@ -467,7 +467,7 @@ def test_start_bots_play_any_game_in_process(registry, game, players):
     if game != "frak_you":  # K3: simultaneous passing; a pass made against a version another seat
         assert a["rejected"] == 0  # moved on is refused as stale and decided again
     assert all(d == a["result"] for d in a["bots"])
-    assert a["names"] == [f"Bot {i + 1}" for i in range(players)]
+    assert a["names"] == [f"Bot {i}" for i in range(players)]  # named after their seats, from 0
     if "balances" in a["result"]:
         assert sum(a["result"]["balances"]) + a["result"].get("pot", 0) == 0
 

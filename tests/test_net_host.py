@@ -554,10 +554,10 @@ def test_seat_events_join_lost_back_left_takeover_in_each_language():
     joined = _events(watcher, "seat_joined")
     assert [(e["seat"], e["name"], e["bot"]) for e in joined] == [(0, "P0", False), (1, "P1", False),
                                                                    (2, "P2", False), (3, "P3", False)]
-    assert joined[1]["text"] == "За стол садится P1 (место 2)"
+    assert joined[1]["text"] == "За стол садится P1 (место 1)"  # seats counted from 0 (issue #10 item 8)
     p0 = conns[0]
     p0_events = [m["event"] for m in p0.log if m["type"] == "event" and m["event"]["type"] == "seat_joined"]
-    assert [e["text"] for e in p0_events] == [f"P{i} joined the table (seat {i + 1})" for i in range(4)]
+    assert [e["text"] for e in p0_events] == [f"P{i} joined the table (seat {i})" for i in range(4)]  # from 0
 
     token = conns[2].welcome["token"]
     conns[2].tr.loseConnection()

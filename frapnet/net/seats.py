@@ -43,8 +43,8 @@ class Seat:
 
 SEAT_EVENT_TEXT = {
     "en": {
-        "seat_joined": "{name} joined the table (seat {seat1})",
-        "seat_joined_bot": "{name} (computer) joined the table (seat {seat1})",
+        "seat_joined": "{name} joined the table (seat {seat})",
+        "seat_joined_bot": "{name} (computer) joined the table (seat {seat})",
         "seat_lost": "{name} lost connection; the seat waits {grace} s",
         "seat_back": "{name} is back",
         "seat_left": "{name} left the table",
@@ -52,8 +52,8 @@ SEAT_EVENT_TEXT = {
         "seat_takeover": "{name} did not come back in time — a computer player takes the seat",
     },
     "ru": {
-        "seat_joined": "За стол садится {name} (место {seat1})",
-        "seat_joined_bot": "За стол садится {name} (компьютер, место {seat1})",
+        "seat_joined": "За стол садится {name} (место {seat})",
+        "seat_joined_bot": "За стол садится {name} (компьютер, место {seat})",
         "seat_lost": "Связь с {name} потеряна; место ждёт {grace} с",
         "seat_back": "{name} снова за столом",
         "seat_left": "{name} уходит из-за стола",
@@ -69,7 +69,7 @@ the seat from now on) appended."""
 def seat_event_text(event: dict, lang: str) -> str:
     """A seat event (``{"type": "seat_joined"|"seat_lost"|"seat_back"|"seat_left"|
     "seat_takeover", "seat": int 0…n−1, "name": str, ...}``) in plain words in ``lang``
-    (``"en"``, ``"ru"``; any other language gets English). Seats are shown counted from 1."""
+    (``"en"``, ``"ru"``; any other language gets English). Seats are counted from 0, as everywhere."""
     words = SEAT_EVENT_TEXT.get(lang, SEAT_EVENT_TEXT["en"])
     key = event["type"]
     if event.get("bot"):
@@ -78,5 +78,5 @@ def seat_event_text(event: dict, lang: str) -> str:
         key += "_takeover"
     grace = event.get("grace", 0)
     grace = int(grace) if float(grace).is_integer() else grace
-    return words[key].format(name=event.get("name") or "?", seat1=event["seat"] + 1, grace=grace)
+    return words[key].format(name=event.get("name") or "?", seat=event["seat"], grace=grace)  # seats counted from 0 everywhere (issue #10 item 8)
 
