@@ -155,6 +155,19 @@ def test_final_standings_best_first_and_penalty_points_fewest_first_K12():
     assert "penalty points" in fy.standings_text() and "+" not in fy.standings_text()
 
 
+def test_a_rematch_starts_a_fresh_score_sheet_and_settles_its_deals_again():
+    """Issue #10 item 7's rematch counts deals from 1 again: deal 1 of the new match still opens
+    its settlement, and the score sheet holds only the new match."""
+    s, st = _frap_deals(2)
+    assert [r[0] for r in s.score_rows()] == [1, 2]
+    s.set_view(view(engine.new_match("frap", 4, {}), 0))  # the new match, before its first deal
+    s.overlay = None
+    for before, seat, action, after in random_deals(engine.new_match("frap", 4, {}), random.Random(9), 1):
+        s.set_view(view(after, 0))
+    assert s.overlay == "settlement" and s.settlement["deal_no"] == 1
+    assert [r[0] for r in s.score_rows()] == [1]
+
+
 def test_bell_is_off_by_default_toggles_and_rings_when_it_becomes_your_turn():
     st = table()
     st = act(st, 0, "pass")

@@ -116,6 +116,9 @@ class Screen(KeysMixin, ScoresMixin):
         dn = view.get("deal_no")
         lr = view.get("last_report")
         dealing = in_deal(view)
+        old_dn = prev.get("deal_no") if isinstance(prev, dict) else None
+        if isinstance(dn, int) and isinstance(old_dn, int) and dn < old_dn:
+            self._new_match()  # a rematch: deals are counted afresh
         if isinstance(dn, int) and dn not in self._bases and dealing:
             if lr and report_balances(lr) is not None:
                 self._bases[dn] = list(report_balances(lr))
@@ -160,6 +163,14 @@ class Screen(KeysMixin, ScoresMixin):
             else:
                 self._snap_cursor()
             self.message = ""
+
+    def _new_match(self) -> None:
+        """A new match at the same table (a rematch): a fresh score sheet and settlements."""
+        self._bases, self._settled, self.scores = {}, set(), {}
+        self.settlement, self.final_result, self.pending_scores = None, None, False
+        self._turn_up_seen = set()
+        if self.overlay in ("settlement", "scores"):
+            self.overlay = None
 
     def _open_scores(self) -> None:
         """At match end the score sheet opens (after the settlement, if that is open)."""
