@@ -206,6 +206,14 @@ def play_one_action(d, rng, did: set) -> None:
         return
     card_verbs = [a for a in acts if len(a) == 2 and isinstance(a[1], str)]
     if card_verbs:
+        # a card that cannot be played says why, in the host's words (the view's ui.refusals, F20)
+        refusals = (v.get("ui") or {}).get("refusals") or {}
+        off = [c for c in hand_cards(d) if c in refusals and all(x[1] != c for x in card_verbs)]
+        if off and "refusal" not in did:
+            from selenium.webdriver.common.by import By
+            hand_cards(d)[off[0]].click()
+            assert d.find_element(By.ID, "message").text == refusals[off[0]]
+            did.add("refusal")
         a = rng.choice(card_verbs)
         cards = hand_cards(d)
         cards[a[1]].click()       # select
@@ -477,7 +485,7 @@ def test_a_browser_player_and_a_terminal_player_see_the_same_deal(browser, tmp_p
         assert shown == [sign(b) for b in replay["balances"]]
         for nm, b in zip(["Olga", "Ivan", "Bot 2"], replay["balances"]):
             assert re.search(rf"{re.escape(nm)}.*\s{re.escape(sign(b))}\s*│", settled), (nm, settled)
-        assert {"look", "play"} <= did
+        assert {"look", "play", "refusal"} <= did  # a card it could not play said why (F20)
     finally:
         host.stop()
         subprocess.run([TMUX, "-L", sock, "kill-server"], capture_output=True, timeout=10)
