@@ -6,6 +6,7 @@ announcement, wired on a given reactor from one :class:`HostConfig` (issue #9; d
     handle = start_host(reactor, config)
     handle.port        # the TCP port it listens on (int)
     handle.table       # the Table (handle.table.state is the engine State)
+    handle.web_port    # the web page's HTTP port (HostConfig(web=PORT)), or None
     handle.finished    # Deferred: fires with the result dict when the match ends
     handle.stop()      # Deferred: closes every connection, the listener, bots, announcing
 
@@ -51,6 +52,9 @@ class HostConfig:
     - ``max_connections``, ``handshake_timeout`` (seconds), ``rate`` (messages per second per
       connection): :class:`frapnet.net.server.HostFactory`'s limits.
     - ``resume``: if ``table.record`` exists, continue the match it holds (design.md principle 5).
+    - ``web``: also serve the table's web page and WebSocket on this HTTP port of ``bind``
+      (:mod:`frapnet.net.web`; 0: any free port; None: no web page). It is announced in the TXT
+      key ``web`` (docs/web.md).
     """
 
     table: TableConfig = field(default_factory=TableConfig)
@@ -64,6 +68,7 @@ class HostConfig:
     handshake_timeout: float = 10.0
     rate: int = 50
     resume: bool = False
+    web: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "plugins_dirs", tuple(self.plugins_dirs or ()))
@@ -84,6 +89,8 @@ class HostHandle:
         self.finished = finished
         self.port = listener.getHost().port
         self.announcer = None
+        self.web_listener = None
+        self.web_port: int | None = None
         self._stopped: defer.Deferred | None = None
 
     def stop(self) -> defer.Deferred:
@@ -104,6 +111,8 @@ class HostHandle:
             except Exception:  # noqa: BLE001
                 log.failure("stopping the LAN announcement failed")
         await defer.maybeDeferred(self.listener.stopListening)
+        if self.web_listener is not None:
+            await defer.maybeDeferred(self.web_listener.stopListening)
         for p in list(self.factory.connections):
             p.dropConnection("host stopping")
         # give the transports a moment to flush the closing messages
@@ -129,7 +138,8 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
     ``config.plugins_dirs``).
     Raises RuleError / PluginError for a bad game, option or house rule, ValueError for a
     bad ``bots`` count or a record for another table, ReplayError for a record that does not
-    replay, and the reactor's CannotListenError if the port is taken.
+    replay, and the reactor's CannotListenError if a port is taken (its ``port`` says which:
+    ``config.port`` or ``config.web``).
     """
     tc = config.table
     if registry is None:
@@ -147,6 +157,14 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
                           handshake_timeout=config.handshake_timeout, rate=config.rate)
     listener = reactor.listenTCP(config.port, factory, interface=config.bind)
     handle = HostHandle(reactor, listener, factory, table, [], finished)
+    if config.web is not None:
+        from frapnet.net.web import listen_web
+        try:
+            handle.web_listener = listen_web(reactor, factory, config.web, interface=config.bind)
+        except Exception:
+            listener.stopListening()
+            raise
+        handle.web_port = handle.web_listener.getHost().port
     # debug only: `frapnet host` prints this on stdout itself (not twice on one terminal)
     log.debug("hosting table {name} ({game}, {n} seats) on {bind}:{port}", name=table.name, game=tc.game,
               n=players, bind=config.bind, port=handle.port)
@@ -157,16 +175,19 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
         for bot, seat in zip(handle.bots, seats):  # set before their hello (sent once connected)
             bot.client.token = table.reserved_token(seat)
     if config.announce:
-        handle.announcer = _announce(reactor, table, handle.port, config.interfaces)
+        handle.announcer = _announce(reactor, table, handle.port, config.interfaces, handle.web_port)
     return handle
 
 
-def _announce(reactor, table: Table, port: int, interfaces):
+def _announce(reactor, table: Table, port: int, interfaces, web_port: int | None = None):
     """Announce the table on the LAN with frapnet.net.discovery (DNS-SD), keeping its TXT
-    ``seats_free`` up to date; None if announcing fails."""
+    ``seats_free`` up to date (and ``web``, the web page's HTTP port, when it has one); None if
+    announcing fails."""
+    extra = {"web": web_port} if web_port is not None else {}
+
     def props():
         return discovery.table_props(table.state.game, table.free_seats(), table.state.players, PROTOCOL_VERSION,
-                                     table.password is not None)
+                                     table.password is not None, **extra)
     try:
         ann = discovery.announce(reactor, table.name, port, props(), list(interfaces) if interfaces else None)
     except Exception:  # noqa: BLE001 - a bad name or interface must not stop the host

@@ -323,3 +323,51 @@ def test_real_endpoint_refuses_wrong_origin_oversized_message_and_flood():
     finally:
         p.kill()
         p.communicate()
+
+
+def _unshare_reason():
+    import os
+    import shutil
+    import subprocess
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return "a private network namespace needs root (unshare -n); .ci/run runs as root"
+    if not shutil.which("unshare") or not shutil.which("ip"):
+        return "unshare or ip (iproute2) missing; .ci/run installs iproute2"
+    r = subprocess.run(["unshare", "-n", "ip", "link", "set", "lo", "up"], capture_output=True, text=True)
+    return None if r.returncode == 0 else f"cannot create a network namespace: {r.stderr.strip()}"
+
+
+UNSHARE_REASON = _unshare_reason()
+
+
+@pytest.mark.skipif(UNSHARE_REASON is not None, reason=UNSHARE_REASON or "")
+def test_frapnet_tables_shows_the_web_address(tmp_path):
+    """Issue #12: the announcement carries TXT web=PORT; `frapnet tables` shows the page's URL.
+    Announcing happens only inside a private network namespace (loopback, multicast on)."""
+    import subprocess
+    import sys
+
+    py = sys.executable
+    script = f"""
+ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo
+cd {tmp_path}
+{py} -m frapnet host --port 0 --bind 127.0.0.1 --web 0 --announce --interface 127.0.0.1 --players 2 \\
+    --name Attic > host.out 2> host.err &
+h=$!
+i=0; until grep -q "web page at" host.out; do i=$((i+1)); [ $i -lt 300 ] || exit 9; sleep 0.1; done
+{py} -m frapnet tables --timeout 3 --interface 127.0.0.1
+{py} -m frapnet tables --timeout 3 --interface 127.0.0.1 --json
+kill $h
+grep "web page at" host.out
+"""
+    r = subprocess.run(["unshare", "-n", "sh", "-ec", script], capture_output=True, text=True, timeout=90)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    url = lines[-1].split()[-1]
+    port = url.rsplit(":", 1)[1].strip("/")
+    assert lines[0].split() == ["TABLE", "GAME", "FREE/SEATS", "PASSWORD", "ADDRESS", "WEB"]
+    row = lines[1].split()
+    assert row[0] == "Attic" and row[-1] == f"http://127.0.0.1:{port}/" and url == row[-1]
+    import json
+    listed = json.loads(next(ln for ln in lines if ln.startswith("[")))
+    assert listed[0]["props"]["web"] == port

@@ -30,3 +30,22 @@ def default_name() -> str:
         return getpass.getuser() or "Player"
     except Exception:  # noqa: BLE001 - no login name in some containers
         return "Player"
+
+
+def print_web_address(handle, bind: str, interfaces=None, qr: bool = True) -> str | None:
+    """If the host ``handle`` serves the web page (``handle.web_port``), print ``frapnet: web page
+    at URL`` and the URL as a QR code (for a phone's camera) on stdout; return the URL (None if
+    there is no web page). The address is the one players reach: ``bind`` if it names one
+    interface, else the first of ``interfaces``, else this machine's first LAN address."""
+    port = getattr(handle, "web_port", None)
+    if port is None:
+        return None
+    from frapnet.net.web import lan_address, qr_text, web_url
+
+    url = web_url(lan_address(bind, interfaces), port)
+    print(f"frapnet: web page at {url}", flush=True)
+    if qr:
+        code = qr_text(url)
+        if code:
+            print(code, end="", flush=True)
+    return url

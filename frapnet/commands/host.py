@@ -109,7 +109,7 @@ def host_config(args, name: str, options: dict):
                         deals=args.deals, record=args.record, level=args.level, bot_delay=args.bot_delay,
                         seed=args.seed, rematch=args.rematch)
     return HostConfig(table, bots=args.bots, bind=args.bind, port=args.port, plugins_dirs=args.plugins_dir,
-                      announce=args.announce, interfaces=args.interface, resume=args.resume)
+                      announce=args.announce, interfaces=args.interface, resume=args.resume, web=args.web)
 
 
 def saved_table_name(record_path: str) -> str | None:
@@ -228,19 +228,12 @@ def run(args) -> int:
         try:
             handle = start_host(reactor, host_config(args, name, options), registry=registry)
         except CannotListenError as exc:
-            print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
+            print(f"frapnet host: {cannot_listen(args, exc)}", file=sys.stderr)
             status["code"] = 1
             return
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
-        if args.web is not None:
-            try:
-                start_web(reactor, handle, args.web, args.bind, args.interface)
-            except CannotListenError as exc:
-                print(f"frapnet host: cannot listen on {args.bind}:{args.web} for --web: {exc.socketError}",
-                      file=sys.stderr)
-                await handle.stop()
-                status["code"] = 1
-                return
+        from frapnet.commands._options import print_web_address
+        print_web_address(handle, args.bind, args.interface)
         tune_gc()  # a long-running host: no long garbage-collector pauses (docs/performance.md)
         stop = defer.Deferred()
         reactor.addSystemEventTrigger("before", "shutdown", lambda: handle.stop())
@@ -257,24 +250,10 @@ def run(args) -> int:
     return status["code"]
 
 
-def start_web(reactor, handle, port: int, bind: str, interfaces=None, qr: bool = True):
-    """Serve the table's web page and WebSocket (frapnet.net.web) on ``port`` beside the host
-    ``handle``; print ``frapnet: web page at URL`` (and the URL as a QR code) on stdout; stop it
-    with the host. Returns the listening port. Raises CannotListenError."""
-    from frapnet.net.web import lan_address, listen_web, qr_text, web_url
-
-    listener = listen_web(reactor, handle.factory, port, interface=bind)
-    url = web_url(lan_address(bind, interfaces), listener.getHost().port)
-    handle.web_port = listener.getHost().port
-    handle.web_url = url
-    print(f"frapnet: web page at {url}", flush=True)
-    if qr:
-        code = qr_text(url)
-        if code:
-            print(code, end="", flush=True)
-    reactor.addSystemEventTrigger("before", "shutdown", listener.stopListening)
-    handle.finished.addBoth(lambda r: (listener.stopListening(), r)[1])
-    return listener
+def cannot_listen(args, exc) -> str:
+    """The message for a port that cannot be opened (the table's ``--port`` or ``--web``)."""
+    which = " (--web)" if args.web is not None and exc.port == args.web and args.web != args.port else ""
+    return f"cannot listen on {args.bind}:{exc.port}{which}: {exc.socketError}"
 
 
 def defer_main(reactor, main):
@@ -291,7 +270,7 @@ def _play(args, name: str, options: dict, registry) -> int:
     import json
     import sys
 
-    from frapnet.commands._options import default_name
+    from frapnet.commands._options import default_name, print_web_address
     from frapnet.tui.app import install_reactor, react, run_local
     from frapnet.tui.i18n import default_lang
 
@@ -306,9 +285,10 @@ def _play(args, name: str, options: dict, registry) -> int:
         try:
             hosted["handle"] = handle = start_host(reactor, host_config(args, name, options), registry=registry)
         except CannotListenError as exc:
-            print(f"frapnet host: cannot listen on {args.bind}:{args.port}: {exc.socketError}", file=sys.stderr)
+            print(f"frapnet host: {cannot_listen(args, exc)}", file=sys.stderr)
             return 1
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
+        print_web_address(handle, args.bind, args.interface)
         return run_local(reactor, handle, name=args.player or default_name(), lang=args.lang or default_lang(),
                          host=loopback_for(args.bind), password=args.password)
 

@@ -28,15 +28,16 @@ def add_arguments(p):
                         "port of 127.0.0.1 and print its address (0: any free port; docs/web.md)")
 
 
-def host_config(args, name: str, options: dict):
+def host_config(args, name: str, options: dict, web: int | None = None):
     """The :class:`frapnet.hosting.HostConfig` of a `frapnet play` command line: a table on
-    127.0.0.1 only, a computer player in every seat but the first, nothing announced."""
+    127.0.0.1 only, a computer player in every seat but the first, nothing announced; ``web``:
+    also serve its web page on that HTTP port (`frapnet play --web`)."""
     from frapnet.hosting import HostConfig, TableConfig
 
     table = TableConfig(name=name, game=args.game, players=args.players, options=options,
                         house_rules=args.house_rule, deals=args.deals, record=args.record, level=args.level,
                         bot_delay=args.bot_delay, pause=args.pause, seed=args.seed, rematch=args.rematch)
-    return HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False)
+    return HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False, web=web)
 
 
 def check_arguments(args) -> str | None:
@@ -124,7 +125,7 @@ def _play_web(args, name: str, options: dict, registry) -> int:
         print(f"frapnet play: --web must be an HTTP port 0…65535 (0: any free port), not {args.web}",
               file=sys.stderr)
         return 2
-    from frapnet.commands.host import start_web
+    from frapnet.commands._options import print_web_address
     from frapnet.tui.app import install_reactor, react
 
     install_reactor()
@@ -134,14 +135,13 @@ def _play_web(args, name: str, options: dict, registry) -> int:
     async def main(reactor):
         from frapnet.hosting import start_host
 
-        handle = start_host(reactor, host_config(args, name, options), registry=registry)
         try:
-            start_web(reactor, handle, args.web, "127.0.0.1", qr=False)
+            handle = start_host(reactor, host_config(args, name, options, web=args.web), registry=registry)
         except CannotListenError as exc:
-            print(f"frapnet play: cannot listen on 127.0.0.1:{args.web} for --web: {exc.socketError}",
+            print(f"frapnet play: cannot listen on 127.0.0.1:{exc.port} for --web: {exc.socketError}",
                   file=sys.stderr)
-            await handle.stop()
             return 1
+        print_web_address(handle, "127.0.0.1", qr=False)
         print("frapnet: open the address above in your browser; Ctrl-C ends the table", flush=True)
         stop = defer.Deferred()
         reactor.addSystemEventTrigger("before", "shutdown", lambda: handle.stop())

@@ -5,7 +5,8 @@ name = table name, SRV = the host's port, A = its IPv4 addresses, TXT (:func:`ta
 
     game=frap  seats_free=2  players=4  protocol=1.0  password=no  version=0.1.0
 
-so standard tools (``avahi-browse -rt _frapnet._tcp``) list the tables as well.
+and ``web=8080`` when the host also serves the table's web page on that HTTP port
+(docs/web.md), so standard tools (``avahi-browse -rt _frapnet._tcp``) list the tables as well.
 
 - :func:`announce` (host side) registers a table and returns an :class:`Announcement` with
   ``.update(props)`` and ``.close()``.
