@@ -288,9 +288,12 @@ def _play(args, name: str, options: dict, registry) -> int:
             print(f"frapnet host: {cannot_listen(args, exc)}", file=sys.stderr)
             return 1
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
-        print_web_address(handle, args.bind, args.interface)
+        url = print_web_address(handle, args.bind, args.interface)
+        kw = {}
+        if url:  # the terminal is the client's now: say the address in its log too
+            kw["on_app"] = lambda app: app.screen.add_log("system", f"web page for browsers and phones: {url}")
         return run_local(reactor, handle, name=args.player or default_name(), lang=args.lang or default_lang(),
-                         host=loopback_for(args.bind), password=args.password)
+                         host=loopback_for(args.bind), password=args.password, **kw)
 
     code = react(main)
     handle = hosted.get("handle")
