@@ -46,6 +46,9 @@ def print_web_address(handle, bind: str, interfaces=None, qr: bool = True) -> st
     print(f"frapnet: web page at {url}", flush=True)
     if qr:
         code = qr_text(url)
-        if code:
-            print(code, end="", flush=True)
+        try:
+            if code:
+                print(code, end="", flush=True)
+        except UnicodeEncodeError:  # a terminal without UTF-8: the address above is enough
+            pass
     return url
