@@ -371,3 +371,33 @@ grep "web page at" host.out
     import json
     listed = json.loads(next(ln for ln in lines if ln.startswith("[")))
     assert listed[0]["props"]["web"] == port
+
+
+def test_frapnet_play_web_serves_a_local_table():
+    """`frapnet play --web 0` (no terminal needed): a local table on 127.0.0.1 whose page is
+    served; a browser's WebSocket sits at seat 0, the other seats are computer players."""
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.Popen([sys.executable, "-m", "frapnet", "play", "--web", "0", "--players", "3", "--seed", "2",
+                          "--bot-delay", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=root)
+    try:
+        line = p.stdout.readline()
+        m = re.match(r"frapnet: web page at (http://127\.0\.0\.1:(\d+)/)$", line.strip())
+        assert m, (line, p.stderr.read() if p.poll() is not None else "")
+        with urllib.request.urlopen(m.group(1), timeout=10) as r:
+            assert r.status == 200 and b'<script src="/app.js"' in r.read()
+        ws = SocketWS(int(m.group(2)), f"http://127.0.0.1:{m.group(2)}")
+        ws.send(msgpack.packb(HELLO))
+        ws.pump(lambda: any(x["type"] == "view" for x in ws.msgs))
+        welcome = ws.msgs[0]
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        assert [pl["connection"] for pl in welcome["players"]][1:] == ["bot", "bot"]
+    finally:
+        p.kill()
+        p.communicate()
