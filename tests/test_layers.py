@@ -31,6 +31,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "engine": {"cards", "errors", "hookspecs"},
     "plugins": BASE | {"frapnet", "engine"},
     "games": {"cards", "errors", "hookspecs", "engine"},
+    "house_rules": {"cards", "errors", "hookspecs", "engine", "games"},  # built-in house-rule plugins
+    "config": RULES | {"frapnet"},  # the user's config file
     "record": BASE | {"frapnet", "engine", "plugins"},
     "testing": RULES | {"frapnet"},
     "net": RULES | {"frapnet"},
@@ -38,7 +40,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "tui": {"frapnet", "cards", "errors", "paths", "net"},
     "hosting": RULES | {"frapnet", "net", "bots"},
     "runtime": set(),
-    "commands": RULES | {"frapnet", "net", "bots", "tui", "hosting", "runtime", "testing"},
+    "commands": RULES | {"frapnet", "net", "bots", "tui", "hosting", "runtime", "testing", "config"},
     "cli": {"frapnet", "commands"},
     "__main__": {"cli"},
 }

@@ -1,15 +1,9 @@
 """The referee of one table (issue #3): seats, tokens, the engine state and its version, and
-applying actions (:func:`frapnet.engine.apply`) — without sockets.
-
-:class:`Table` uses :mod:`frapnet.net.seats` (seat records), :mod:`frapnet.net.fanout` (views
-and events to every connection), :mod:`frapnet.net.journal` (what is stored, before anyone is
-told) and :mod:`frapnet.net.takeover` (grace and takeover timers; the computer player is handed
-in). It talks to its connections through the tiny *peer* interface
-(:class:`frapnet.net.fanout.Peer`) and to time through an ``IReactorTime`` (``callLater``), so
-tests drive it with fake peers and ``twisted.internet.task.Clock``; the Twisted server is
-:mod:`frapnet.net.server`, start-up :mod:`frapnet.hosting`.
-
-Seats are 0…n−1 clockwise; amounts are whole chips.
+applying actions (:func:`frapnet.engine.apply`) — without sockets. It uses the seats, fanout,
+journal and takeover modules of frapnet.net; it talks to its connections through the *peer*
+interface (:class:`frapnet.net.fanout.Peer`) and to time through ``callLater``, so tests drive
+it with fake peers and ``twisted.internet.task.Clock``. Seats are 0…n−1 clockwise; amounts are
+whole chips.
 """
 from __future__ import annotations
 
