@@ -183,7 +183,12 @@ def test_bench_engine_runs_and_prints_figures():
     p = subprocess.run([sys.executable, str(bench), "--seconds", "0.05", "--repeat", "1", "--game", "frap",
                         "--no-openspiel"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
-    rows = [line for line in p.stdout.splitlines() if line.startswith("frap ")]
+    rows = [line for line in p.stdout.splitlines() if line.startswith("frap ") and "players," not in line]
     assert [r.split("  ")[0] for r in rows] == ["frap 4 players", "frap 4 players + view/action",
                                                   "frap 12 players", "frap 12 players + view/action"]
     assert all(int(r.split()[-3 if "view()" not in r else -5].replace(",", "")) > 0 for r in rows)
+    # issue #8: mid-deal playouts, the pure apply() and the fast path side by side, with the speed-up
+    po = [line for line in p.stdout.splitlines() if "players," in line]
+    assert [r.split("  ")[0] for r in po] == ["frap 4 players, apply()", "frap 4 players, fast path",
+                                                "frap 12 players, apply()", "frap 12 players, fast path"]
+    assert all(float(r.split()[-1].rstrip("×")) > 0 for r in po if "fast path" in r)

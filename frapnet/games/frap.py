@@ -75,54 +75,13 @@ class FrapDeal(DealBase):
                  "hands", "looked", "turn_up", "trump", "dead_turn_ups", "phase", "round", "turn", "queue",
                  "declared", "frapper", "blind", "blind_turn_up", "frap_round", "whisters", "passers",
                  "took_trump", "bought", "cut_ins", "discards", "thrown", "in_play", "trick", "leader",
-                 "tricks", "last_trick", "last_winner", "played", "P", "revoked", "outcome", "remises", "pays_tricks")
+                 "tricks", "last_trick", "last_winner", "played", "P", "revoked", "outcome", "remises", "pays_tricks",
+                 "played_cards", "voids")
 
-    def clone(self) -> "FrapDeal":
-        """A copy sharing nothing mutable (the engine clones before every action)."""
-        new = FrapDeal.__new__(FrapDeal)
-        new.n = self.n
-        new.dealer = self.dealer
-        new.hand_size = self.hand_size
-        new.tricks_total = self.tricks_total
-        new.max_rounds = self.max_rounds
-        new.must_whist = self.must_whist
-        new.deck = self.deck
-        new.talon_pos = self.talon_pos
-        new.turn_up = self.turn_up
-        new.trump = self.trump
-        new.phase = self.phase
-        new.round = self.round
-        new.turn = self.turn
-        new.frapper = self.frapper
-        new.blind = self.blind
-        new.blind_turn_up = self.blind_turn_up
-        new.frap_round = self.frap_round
-        new.took_trump = self.took_trump
-        new.leader = self.leader
-        new.last_trick = self.last_trick
-        new.last_winner = self.last_winner
-        new.played = self.played
-        new.P = self.P
-        new.outcome = self.outcome
-        new.remises = self.remises
-        new.pays_tricks = self.pays_tricks
-        new.in_play = self.in_play
-        new.looked = self.looked[:]
-        new.dead_turn_ups = self.dead_turn_ups[:]
-        new.queue = self.queue[:]
-        new.declared = self.declared[:]
-        new.whisters = self.whisters[:]
-        new.passers = self.passers[:]
-        new.bought = self.bought[:]
-        new.cut_ins = self.cut_ins[:]
-        new.trick = self.trick[:]
-        new.tricks = self.tricks[:]
-        new.revoked = self.revoked[:]
-        new.hands = [x[:] for x in self.hands]
-        new.discards = [x[:] for x in self.discards]
-        new.thrown = [x[:] for x in self.thrown]
-        return new
-
+    # the generated clone() (DealBase) copies these lists; every other field is immutable
+    COPY_LISTS = ("looked", "dead_turn_ups", "queue", "declared", "whisters", "passers", "bought", "cut_ins",
+                  "trick", "tricks", "revoked", "played_cards", "voids")
+    COPY_NESTED = ("hands", "discards", "thrown")
 
     @property
     def talon(self) -> int:
@@ -198,6 +157,8 @@ def new_deal(state, deck, dealer, hand_size=4):
     d.played = 0
     d.P = 0
     d.revoked = [False] * n
+    d.played_cards = []  # public memory for computer players: every card played, in order
+    d.voids = [""] * n   # public: suits each seat has shown it lacks (F20), e.g. "HS"
     d.outcome = None
     d.remises = None
     state.deal = d
@@ -227,6 +188,7 @@ def _collect(state, amount):
 # --- legal actions ----------------------------------------------------------------------------
 
 _PLAY = {c: ("play", c) for c in ALL_CARDS}  # shared action tuples (legal_actions is the hot path)
+_CARD_KEY = {c: card_key(c) for c in ALL_CARDS}.__getitem__
 
 
 def _buy_actions(hand, talon):
@@ -259,12 +221,14 @@ def play_options(state, d, seat):
 @hookimpl
 def frapnet_legal_actions(state, seat):
     d = state.deal
-    if d.phase == DONE:
+    ph = d.phase
+    if ph == PLAY and seat == d.turn and d.looked[seat]:  # the hot path of every playout
+        return [_PLAY[c] for c in sorted(play_options(state, d, seat), key=_CARD_KEY)]
+    if ph == DONE:
         return []
     out = [] if d.looked[seat] else [("look",)]
     if seat != d.turn:
         return out
-    ph = d.phase
     if ph == BID:
         out.append(("frap",))
         if not d.looked[seat]:
@@ -288,7 +252,7 @@ def frapnet_legal_actions(state, seat):
     elif ph == CUT_DISCARD:
         out += [("discard", c) for c in sorted(d.hands[seat], key=card_key)]
     elif ph == PLAY:
-        out += [_PLAY[c] for c in sorted(play_options(state, d, seat), key=card_key)]
+        out += [_PLAY[c] for c in sorted(play_options(state, d, seat), key=_CARD_KEY)]
     return out
 
 
@@ -314,11 +278,12 @@ def frapnet_apply_action(state, seat, action):
     handler = _HANDLERS.get((ph, verb))
     if handler is None:
         raise _wrong_verb(d, seat, verb)
-    events = []
     if verb not in _NOT_LOOKING and not d.looked[seat]:
         d.looked[seat] = True  # F9: declaring, buying, playing… counts as looking first
-        events.append({"type": "look", "seat": seat})
-    events.extend(handler(state, d, seat, action))
+        events = [{"type": "look", "seat": seat}]
+        events.extend(handler(state, d, seat, action))
+    else:
+        events = handler(state, d, seat, action)
     state.to_act = (d.turn,) if d.turn is not None else ()
     return events
 
@@ -578,25 +543,38 @@ def _play(state, d, seat, action):
     hand = d.hands[seat]
     if card not in hand:
         raise RuleError("F20", f"seat {seat} does not hold {_sym(card)}")
-    if card not in _follow_cards(d, hand):
-        if state.options["revoke"] != "penalize":
-            led = d.trick[0][1][-1]
-            if any(c[-1] == led for c in hand):
-                raise RuleError("F20", f"must follow suit {SUIT_SYMBOLS[led]}")
-            raise RuleError("F20", f"void in {SUIT_SYMBOLS[led]}: must play a trump {SUIT_SYMBOLS[d.trump]}")
-        d.revoked[seat] = True  # F22 (penalize): accepted, detected, penalised at settlement
-        revoke = True
-    else:
-        revoke = False
+    trick = d.trick
+    revoke = False
+    if trick:
+        led = trick[0][1][-1]
+        suit = card[-1]
+        if suit != led:  # F20: only a seat void in the led suit (and in trumps, unless it trumps) may
+            trump = d.trump
+            revoke = any(c[-1] == led for c in hand) or (suit != trump and any(c[-1] == trump for c in hand))
+            if revoke:
+                if state.options["revoke"] != "penalize":
+                    if any(c[-1] == led for c in hand):
+                        raise RuleError("F20", f"must follow suit {SUIT_SYMBOLS[led]}")
+                    raise RuleError("F20", f"void in {SUIT_SYMBOLS[led]}: must play a trump {SUIT_SYMBOLS[trump]}")
+                d.revoked[seat] = True  # F22 (penalize): accepted, detected, penalised at settlement
+            elif state.options["revoke"] != "penalize":  # a void shown (public; not under F22 penalize)
+                v = d.voids[seat]
+                if led not in v:
+                    v += led
+                if suit != trump and trump not in v:
+                    v += trump
+                d.voids[seat] = v
     hand.remove(card)
-    d.trick.append((seat, card))
+    trick.append((seat, card))
+    d.played_cards.append(card)
     events = [{"type": "play", "seat": seat, "card": card}]
     if revoke:
         events[0]["revoke"] = True  # F22: said on screen when it happens
-    if len(d.trick) < len(d.in_play):
-        d.turn = _next_in_play(d, seat)
+    in_play = d.in_play
+    if len(trick) < len(in_play):
+        i = in_play.index(seat) + 1  # F19: clockwise among the players
+        d.turn = in_play[i] if i < len(in_play) else in_play[0]
         return events
-    trick = d.trick
     winner = state.rules.trick_winner(state, trick)  # F21 (a hook, so house rules may change it)
     d.tricks[winner] += 1
     d.played += 1
@@ -604,10 +582,11 @@ def _play(state, d, seat, action):
     if amount:
         state.balances[winner] += amount
         state.pot -= amount
-    d.last_trick = [list(t) for t in trick]
+    cards = [[s, c] for s, c in trick]
+    d.last_trick = cards
     d.last_winner = winner
     d.trick = []
-    events.append({"type": "trick", "winner": winner, "cards": [list(t) for t in trick], "amount": amount,
+    events.append({"type": "trick", "winner": winner, "cards": [t[:] for t in cards], "amount": amount,
                    "number": d.played})
     if d.played >= d.tricks_total:
         d.phase = DONE
