@@ -141,3 +141,123 @@ def netns_unavailable() -> str | None:
         return f"ip netns add failed: {r.stderr.strip()}"
     subprocess.run(["ip", "netns", "del", name], capture_output=True)
     return None
+
+
+# --- computer players' hooks (issue #8; /work/team/bots-interface.md) -----------------------------
+
+def _deal_steps(game: str, players: int, options, house_rules, rng: random.Random, deals: int, registry=None,
+                chooser=None):
+    """Play ``deals`` random deals (fresh match each, random dealer); yield
+    ``(state, views)`` at every decision, ``views[s]`` the list of seat s's views since the deal
+    started (one per accepted action, as a client connected all along receives them)."""
+    for _ in range(deals):
+        st = engine.new_match(game, players, options, house_rules, registry)
+        deck = engine.pack(st)
+        rng.shuffle(deck)
+        st, _ = engine.start_deal(st, deck, rng.randrange(players))
+        views = [[engine.view(st, s)] for s in range(players)]
+        while st.phase == engine.DEAL:
+            yield st, views
+            seat = st.to_act[0]
+            acts = engine.legal_actions(st, seat)
+            act = chooser(st, seat, acts) if chooser else rng.choice(acts)
+            st, _ = engine.apply(st, seat, act)
+            for s in range(players):
+                views[s].append(engine.view(st, s))
+
+
+def check_sampler(game: str, players: int, options: dict | None = None, house_rules=(), deals: int = 30,
+                  samples: int = 2, seed: int = 1, registry=None, every: int = 1) -> dict:
+    """Check a game's ``frapnet_sample_deal`` over random deals (issue #8 "Sampling property").
+
+    At every ``every``-th decision of random legal deals, for **every** seat, asks the sampler for
+    ``samples`` deal samples from that seat's views only, and replays each with the pure engine
+    (:func:`frapnet.bots.sampling.replay_sample`), asserting: the deck is a permutation of the
+    pack and every sampled action is accepted (every earlier public action stays legal: F20 voids,
+    the game's own rules); the seat's view after each replayed action equals the view it received
+    (``version`` aside) — so own cards, cards played, turn-ups live and dead, own discards and who
+    took a turn-up are all where the seat saw them, and no card is placed where the seat saw
+    another; and the final view equals the real one. Also asserts the sampler is not returning
+    the real deal (across the run some sample differs from the truth in a hidden card).
+
+    Returns counts ``{"checked", "declined", "differs"}``. Raises AssertionError naming the
+    game, deal, seat and step on the first failure.
+    """
+    from frapnet.bots.sampling import replay_sample, same_view, table_for
+
+    rng = random.Random(seed)
+    srng = random.Random(seed + 1)
+    checked = declined = differs = 0
+    step = 0
+    for st, views in _deal_steps(game, players, options, tuple(house_rules), rng, deals, registry):
+        step += 1
+        if step % every:
+            continue
+        table = table_for(views[0][-1], registry)
+        for seat in range(players):
+            obs = views[seat]
+            for _ in range(samples):
+                sample = table.rules.sample_deal(table, seat, [dict(v) for v in obs], srng)
+                where = f"{game} deal {st.deal_no} step {step} seat {seat}"
+                assert sample is not None, f"{where}: the sampler declined complete observations"
+                assert sorted(sample["deck"]) == sorted(engine.pack(table)), f"{where}: deck not a permutation"
+                # replay action by action with the pure engine, comparing the seat's views
+                part = dict(sample, actions=[])
+                try:
+                    rs = replay_sample(table, part, obs[-1]["deal_no"], pure=True)
+                except engine.RuleError as exc:
+                    raise AssertionError(f"{where}: sampled deal refused at the start: {exc}") from None
+                got = [engine.view(rs, seat)]
+                for i, a in enumerate(sample["actions"]):
+                    try:
+                        rs, _ = engine.apply(rs, a[0], tuple(a[1:]))
+                    except engine.RuleError as exc:
+                        raise AssertionError(f"{where}: sampled action {i} {a} refused: {exc}") from None
+                    got.append(engine.view(rs, seat))
+                assert len(got) == len(obs), f"{where}: {len(got)} views replayed for {len(obs)} observed"
+                for i, (g, o) in enumerate(zip(got, obs)):
+                    if not same_view(g, o):
+                        diff = {k: (g.get(k), o.get(k)) for k in set(g) | set(o)
+                                if k not in ("version",) and g.get(k) != o.get(k)}
+                        raise AssertionError(f"{where}: view {i} differs from the observation: {diff}")
+                if rs.deal != st.deal:
+                    differs += 1
+                checked += 1
+    assert checked, f"{game}: no decision was checked"
+    assert differs, f"{game}: every sample equals the real deal — the sampler must not see hidden cards"
+    return {"checked": checked, "declined": declined, "differs": differs}
+
+
+def check_policy(game: str, players: int, options: dict | None = None, house_rules=(), decisions: int = 2000,
+                 seed: int = 1, registry=None) -> dict:
+    """Check a game's ``frapnet_policy`` (issue #8): over ``decisions`` decisions of deals played by
+    the policy itself, every answer is one of the legal actions, and a state whose hidden cards
+    were re-dealt by the game's sampler (the same view for the seat) gets the same answer for the
+    same rng seed. Returns ``{"decisions", "swapped"}``; raises AssertionError on a failure."""
+    from frapnet.bots.sampling import sample_states, table_for
+
+    rng = random.Random(seed)
+    made = swapped = 0
+    deals = 0
+
+    def chooser(st, seat, acts):
+        a = st.rules.policy(st, seat, acts, random.Random(made))
+        return a if a is not None else rng.choice(acts)
+
+    while made < decisions:
+        deals += 1
+        for st, views in _deal_steps(game, players, options, tuple(house_rules), rng, 1, registry, chooser):
+            seat = st.to_act[0]
+            acts = engine.legal_actions(st, seat)
+            a = st.rules.policy(st, seat, acts, random.Random(made))
+            assert a is None or a in acts, f"{game}: policy answered {a!r}, not one of {acts}"
+            table = table_for(views[seat][-1], registry)
+            for other in sample_states(table, seat, views[seat], random.Random(made + 7), 1):
+                b = other.rules.policy(other, seat, engine.legal_actions(other, seat), random.Random(made))
+                assert b == a, (f"{game} deal {deals}: the policy's choice changed with hidden cards only: "
+                                f"{a!r} vs {b!r} (seat {seat})")
+                swapped += 1
+            made += 1
+            if made >= decisions:
+                break
+    return {"decisions": made, "swapped": swapped}

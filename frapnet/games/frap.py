@@ -959,3 +959,5 @@ def frapnet_view_ui(state, seat, lang):
     if state.reports:
         out["report"] = report_columns(state.reports[-1], lang)
     return out
+# --- computer players (issue #8): the sampler and the policy live in their own module ----------
+from frapnet.games.frap_bots import frapnet_policy, frapnet_sample_deal  # noqa: E402,F401

@@ -1,0 +1,141 @@
+"""Determinization: from a seat's views to full states (issue #8, design.md principle 8).
+
+A computer player never gets the host's state. It keeps the views its seat received
+(:class:`Memory`), asks the game plugin for hypothetical deals consistent with them
+(``frapnet_sample_deal``) and replays each into a :class:`~frapnet.engine.state.State`
+(:func:`replay_sample`). A sample the engine refuses, or whose replay does not give the seat the
+view it really has, is dropped and counted — a sampler bug costs strength, never legality.
+
+No I/O, no clock; randomness only from the ``rng`` passed in.
+"""
+from __future__ import annotations
+
+import random
+
+from frapnet import engine
+from frapnet.engine import fast
+from frapnet.engine.state import BETWEEN, State
+
+
+class Memory:
+    """The views one seat received during the current deal (the ``observations`` of
+    ``frapnet_sample_deal``): :meth:`add` appends; a view of another deal starts a new list.
+
+    ``views``: list of view dicts, oldest first; a view repeating the previous version replaces it.
+    """
+
+    def __init__(self) -> None:
+        self.views: list[dict] = []
+
+    def add(self, view: dict) -> None:
+        """Remember ``view`` (a seat's view, as the host sends it)."""
+        if not isinstance(view, dict):
+            return
+        if self.views and view.get("deal_no") != self.views[-1].get("deal_no"):
+            self.views = []
+        if self.views and view.get("version") == self.views[-1].get("version"):
+            self.views[-1] = view
+        else:
+            self.views.append(view)
+
+    def current(self, view: dict) -> list[dict]:
+        """The observations to use with ``view`` (the view now): the memory, ending with it."""
+        self.add(view)
+        return self.views
+
+
+def table_for(view: dict, registry=None) -> State:
+    """A State of the view's table before any deal (game, players, options, house rules): the
+    ``state`` argument of ``frapnet_sample_deal``. Raises PluginError if the game is not installed."""
+    return engine.new_match(view["game"], view["players"], dict(view.get("options") or {}),
+                            tuple(view.get("house_rules") or ()), registry)
+
+
+def replay_sample(table: State, sample: dict, deal_no: int, pure: bool = False) -> State:
+    """The State a deal sample leads to: ``table`` with the sample's ``before`` ledger, its deal
+    started from ``deck`` by ``dealer``, then every action applied.
+
+    ``pure``: apply with :func:`frapnet.engine.apply` (each step checked and recorded, for tests);
+    else normalise each action and apply it in place (the search's fast path). Raises RuleError
+    if the engine refuses an action or the deck, KeyError/TypeError for a malformed sample.
+    """
+    before = sample["before"]
+    base = table.clone()
+    base.balances = list(before["balances"])
+    base.pot = before["pot"]
+    base.match = dict(before.get("match") or {})
+    base.phase = BETWEEN
+    base.dealer = None
+    base.deal_no = deal_no - 1
+    st, _ = engine.start_deal(base, sample["deck"], sample["dealer"])
+    spec, n = st.spec, st.players
+    for a in sample["actions"]:
+        seat, act = a[0], a[1:]
+        if pure:
+            st, _ = engine.apply(st, seat, act)
+        else:
+            act = engine.normalize_action(spec, n, seat, act)
+            if act not in engine.legal_actions(st, seat):
+                raise engine.RuleError("record", f"sampled action {a} is not legal")
+            fast.apply_in_place(st, seat, act)
+    return st
+
+
+_SKIP = frozenset(("version", "names", "connection", "table", "actions"))
+
+
+def same_view(a: dict, b: dict) -> bool:
+    """True if two views of one seat agree on everything but ``version``, host-only keys and the
+    action labels (the legal actions themselves are compared)."""
+    keys = (set(a) | set(b)) - _SKIP
+    if any(a.get(k) != b.get(k) for k in keys):
+        return False
+    return [x.get("action") for x in a.get("actions") or ()] == [x.get("action") for x in b.get("actions") or ()]
+
+
+def sample_states(table: State, seat: int, observations: list[dict], rng: random.Random, count: int,
+                  stats: dict | None = None) -> list[State]:
+    """Up to ``count`` States consistent with ``observations`` (``observations[-1]`` the view now),
+    from the game's ``frapnet_sample_deal``, replayed on the fast path and checked against the
+    view now. ``stats`` (optional dict) counts ``"asked"``, ``"none"`` (the sampler declined) and
+    ``"dropped"`` (the replay failed or disagreed). Returns [] when the game has no sampler or
+    every attempt failed; gives up after ``2 * count + 2`` attempts.
+    """
+    rules = table.rules
+    if not rules.implemented("sample_deal") or not observations:
+        return []
+    now = observations[-1]
+    out: list[State] = []
+    tries = 0
+    while len(out) < count and tries < 2 * count + 2:
+        tries += 1
+        if stats is not None:
+            stats["asked"] = stats.get("asked", 0) + 1
+        sample = rules.sample_deal(table, seat, observations, rng)
+        if sample is None:
+            if stats is not None:
+                stats["none"] = stats.get("none", 0) + 1
+            break  # the sampler cannot explain these observations; asking again will not help
+        try:
+            st = replay_sample(table, sample, now.get("deal_no", 1))
+            ok = same_view(engine.view(st, seat), now)
+        except Exception:  # noqa: BLE001 - a sampler bug must not stop the player
+            ok = False
+        if not ok:
+            if stats is not None:
+                stats["dropped"] = stats.get("dropped", 0) + 1
+            continue
+        out.append(st)
+    return out
+
+
+def deal_result(before: State, after: State, seat: int) -> float:
+    """``seat``'s result from ``before`` to ``after`` in the game's unit (``frapnet_deal_result``,
+    else the change of its balance divided by the ``ante`` or ``stake`` option)."""
+    rules = after.rules
+    if rules.implemented("deal_result"):
+        r = rules.deal_result(before, after, seat)
+        if r is not None:
+            return r
+    unit = after.options.get("ante") or after.options.get("stake") or 1
+    return (after.balances[seat] - before.balances[seat]) / unit

@@ -1,0 +1,481 @@
+"""Frap's computer-player hooks (issue #8): the sampler and the fast policy.
+
+Part of the built-in Frap plugin (:mod:`frapnet.games.frap` imports these hooks), and the worked
+example of docs/plugins.md for variant authors.
+
+- :func:`frapnet_sample_deal` rebuilds the deal's actions from a seat's views and deals every card
+  the seat has not seen into the places it cannot see, keeping every earlier play legal (F20
+  voids), then lays the deck out by F8 and the talon order of the draws (F12, F15–F17).
+- :func:`frapnet_policy` is ``basic``: it reads only what its seat may know (own hand once looked,
+  public facts, the cards played so far and the voids shown, both kept in the deal).
+
+No I/O; pure functions of their arguments (randomness only from ``rng``).
+"""
+from __future__ import annotations
+
+from frapnet.cards import card_key
+from frapnet.hookspecs import hookimpl
+
+_VAL = {r: i for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"), start=2)}
+
+
+def _val(card: str) -> int:
+    return _VAL[card[:-1]]
+
+
+# --- the sampler (F8, F9, F12, F15–F17, F20) -----------------------------------------------------
+
+class _Unexplained(Exception):
+    """The observations cannot be explained by this sampler (a gap, a view it does not know)."""
+
+
+def _signature(v: dict) -> tuple:
+    """Everything of a view an action other than ``look`` changes."""
+    return (v.get("phase"), v.get("round"), v.get("turn"), v.get("talon"), v.get("turn_up"),
+            tuple(s.get("declaration") for s in v["seats"]), tuple(s.get("cards") for s in v["seats"]),
+            tuple(tuple(t) for t in v.get("trick") or ()), v.get("tricks_played"),
+            tuple(v.get("dead_turn_ups") or ()), v.get("deal_no"))
+
+
+def _actions_from_views(views: list[dict]) -> list[tuple]:
+    """The deal's actions, rebuilt from consecutive views of one seat (one action between two).
+
+    Each item is ``(seat, verb, info)``: ``info`` holds what the views tell (``k`` for a buy, the
+    card for a play, the next view for the observer's own actions)."""
+    out = []
+    for prev, nxt in zip(views, views[1:]):
+        if _signature(prev) == _signature(nxt):
+            flips = [s["seat"] for s, t in zip(prev["seats"], nxt["seats"]) if t["looked"] and not s["looked"]]
+            if len(flips) != 1:
+                raise _Unexplained("a view changed nothing an action changes")
+            out.append((flips[0], "look", None))
+            continue
+        actor, ph = prev.get("turn"), prev.get("phase")
+        if actor is None:
+            raise _Unexplained("an action with nobody to act")
+        decl = nxt["seats"][actor]["declaration"]
+        if ph == "bid":
+            if nxt.get("round") != prev.get("round") or nxt.get("phase") == "done":
+                verb = "pass"
+            else:
+                verb = decl if decl in ("frap", "blind_frap") else "pass"
+            out.append((actor, verb, None))
+        elif ph == "whist":
+            out.append((actor, "whist" if decl == "whist" else "pass", None))
+        elif ph == "buy":
+            if prev.get("turn_up") is not None and nxt.get("turn_up") is None:
+                out.append((actor, "take_trump", {"turn_up": prev["turn_up"], "view": nxt, "prev": prev}))
+            else:
+                out.append((actor, "buy", {"k": prev["talon"] - nxt["talon"], "view": nxt, "prev": prev}))
+        elif ph == "cut":
+            if decl == "cut_in":
+                trump = prev.get("turn_up") is not None and nxt.get("turn_up") is None
+                out.append((actor, "cut_in_trump" if trump else "cut_in",
+                            {"turn_up": prev.get("turn_up") if trump else None, "view": nxt}))
+            else:
+                out.append((actor, "decline", None))
+        elif ph == "cut_discard":
+            out.append((actor, "discard", {"view": nxt, "prev": prev}))
+        elif ph == "play":
+            trick = nxt.get("trick") or []
+            if len(trick) > len(prev.get("trick") or []):
+                s, card = trick[-1]
+            else:
+                s, card = (nxt.get("last_trick") or [[None, None]])[-1]
+            if s != actor or card is None:
+                raise _Unexplained("a play by another seat than the one to act")
+            out.append((actor, "play", {"card": card, "led": (prev.get("trick") or [[None, None]])[0][1]}))
+        else:
+            raise _Unexplained(f"an action in phase {ph!r}")
+    return out
+
+
+def _tail_added(before: list, after: list) -> list:
+    """Cards in ``after`` beyond those of ``before`` (a discards list only grows at its end)."""
+    return list(after[len(before):])
+
+
+def _sample(state, seat: int, observations: list[dict], rng) -> dict:
+    views = []
+    for v in observations:
+        if views and v.get("version") == views[-1].get("version"):
+            views[-1] = v  # the same state again (a seat event): keep the newest
+        else:
+            views.append(v)
+    first, now = views[0], views[-1]
+    for a, b in zip(views, views[1:]):
+        if b.get("version") != a.get("version") + 1 or b.get("deal_no") != a.get("deal_no"):
+            raise _Unexplained("a gap in the observations")
+    n = state.players
+    pack = list(state.rules.pack(state))
+    hs = now.get("tricks_total") or 4
+    dealer = now["dealer"]
+    if (first.get("phase") != "bid" or first.get("round") != 1 or any(s["declaration"] for s in first["seats"])
+            or any(s["looked"] for s in first["seats"]) or first.get("talon") != len(pack) - hs * n - 1):
+        raise _Unexplained("the observations do not start at the deal's start")
+    acts = _actions_from_views(views)
+    trump = now["trump"]
+    refuse = state.options.get("revoke", "refuse") != "penalize"
+
+    # Tokens: a known card is a str, an unknown one an int (a variable).
+    nvar = 0
+
+    def var():
+        nonlocal nvar
+        nvar += 1
+        return nvar - 1
+
+    init = {s: [var() for _ in range(hs)] for s in range(n)}
+    hands = {s: list(init[s]) for s in range(n)}
+    turn_up = first["turn_up"]
+    talon = []          # tokens drawn from the talon, in draw order (after the first turn-up)
+    choices = []        # per action: the hidden argument as a token (or None)
+    plays: dict[int, list[str]] = {s: [] for s in range(n)}
+    for (s, verb, info) in acts:
+        if verb == "play":
+            plays[s].append(info["card"])
+    voids = {s: set() for s in range(n)}
+
+    def take_token(s, card=None, avoid=(), cap=None):
+        """Remove a token from seat s's hand: the known ``card``, else a variable bound to it.
+        Without ``card``: a token not among the cards ``avoid`` (s plays them later), uniformly,
+        except that at most ``cap`` known cards s never plays may stay in hand (else its later
+        plays would have no place to come from)."""
+        h = hands[s]
+        if card is not None:
+            for t in h:
+                if t == card or (isinstance(t, int) and binding.get(t) == card):
+                    h.remove(t)
+                    return t
+            vs = [t for t in h if isinstance(t, int) and t not in binding]
+            if not vs:
+                raise _Unexplained(f"seat {s} cannot hold {card}")
+            t = rng.choice(vs)
+            h.remove(t)
+            binding[t] = card
+            return t
+        idle = [t for t in h if (isinstance(t, str) and t not in avoid)
+                or (isinstance(t, int) and t in binding and binding[t] not in avoid)]
+        doomed = [t for t in idle if (t if isinstance(t, str) else binding[t])[-1] in void_later[s]]
+        if doomed:  # a known card s never plays, of a suit s later shows void in: it went here
+            pool = doomed
+        elif cap is not None and len(idle) > cap:
+            pool = idle
+        else:
+            pool = [t for t in h if isinstance(t, int) and t not in binding] + idle
+        if not pool:
+            raise _Unexplained(f"seat {s} has nothing it may have discarded")
+        t = rng.choice(pool)
+        h.remove(t)
+        return t
+
+    binding: dict[int, str] = {}
+    void_later = {s: set() for s in range(n)}  # suits each seat shows void in (F20), over the whole deal
+    if refuse:
+        for (s, verb, info) in acts:
+            if verb == "play" and info["led"] is not None and info["card"][-1] != info["led"][-1]:
+                void_later[s].add(info["led"][-1])
+                if info["card"][-1] != trump:
+                    void_later[s].add(trump)
+
+    def sync_own(v):
+        """Bind the observer's unbound tokens to its hand as the view shows it (same order)."""
+        hand = v.get("hand")
+        if hand is None:
+            return
+        h = hands[seat]
+        if len(h) != len(hand):
+            raise _Unexplained("own hand size differs from the rebuilt one")
+        for t, c in zip(h, hand):
+            if isinstance(t, int) and t not in binding:
+                binding[t] = c
+            elif (binding[t] if isinstance(t, int) else t) != c:
+                raise _Unexplained("own hand differs from the rebuilt one")
+
+    sync_own(views[0])
+    for idx, (s, verb, info) in enumerate(acts):
+        later = {i2["card"] for (s2, v2, i2) in acts[idx + 1:] if s2 == s and v2 == "play"}
+        cap = hs - len(later)
+        if verb in ("look", "frap", "blind_frap", "whist", "decline"):
+            choices.append(None)
+        elif verb == "pass":
+            choices.append(None)
+            nv = views[idx + 1]
+            if nv.get("round") != views[idx].get("round") and nv.get("phase") != "done":  # F12: passed out
+                talon.append(nv["turn_up"])
+                turn_up = nv["turn_up"]
+        elif verb == "buy":
+            k = info["k"]
+            if s == seat:
+                disc = _tail_added(info["prev"].get("discards") or [], info["view"].get("discards") or [])
+                if len(disc) != k:
+                    raise _Unexplained("own discards do not match the buy")
+                for c in disc:
+                    take_token(s, c)
+                new = (info["view"].get("hand") or [])[len(hands[s]):]
+                if len(new) != k:
+                    raise _Unexplained("own bought cards not seen")
+                drawn = list(new)
+                choices.append(tuple(disc))
+            else:
+                disc = [take_token(s, avoid=later, cap=cap) for _ in range(k)]
+                drawn = [var() for _ in range(k)]
+                choices.append(tuple(disc))
+            talon.extend(drawn)
+            hands[s].extend(drawn)
+        elif verb == "take_trump":
+            tu = info["turn_up"]
+            if s == seat:
+                disc = _tail_added(info["prev"].get("discards") or [], info["view"].get("discards") or [])
+                if len(disc) != 1:
+                    raise _Unexplained("own take_trump discard not seen")
+                c = disc[0]
+                if c != tu:
+                    take_token(s, c)
+                    hands[s].append(tu)
+                choices.append(c)
+            else:
+                hands[s].append(tu)  # F16: the turn-up joins the hand, then one card goes
+                t = take_token(s, avoid=later, cap=cap)
+                choices.append(t)
+            turn_up = None
+        elif verb in ("cut_in", "cut_in_trump"):
+            hands[s] = []
+            if s == seat:
+                new = list(info["view"].get("hand") or [])
+                if len(new) != 5:
+                    raise _Unexplained("own cut-in cards not seen")
+                if verb == "cut_in_trump":
+                    talon.extend(new[1:])
+                else:
+                    talon.extend(new)
+                hands[s] = new
+            else:
+                new = ([info["turn_up"]] if verb == "cut_in_trump" else []) + \
+                      [var() for _ in range(4 if verb == "cut_in_trump" else 5)]
+                talon.extend(new[1:] if verb == "cut_in_trump" else new)
+                hands[s] = new
+            if verb == "cut_in_trump":
+                turn_up = None
+            choices.append(None)
+        elif verb == "discard":
+            if s == seat:
+                disc = _tail_added(info["prev"].get("discards") or [], info["view"].get("discards") or [])
+                if len(disc) != 1:
+                    raise _Unexplained("own cut-in discard not seen")
+                take_token(s, disc[0])
+                choices.append(disc[0])
+            else:
+                choices.append(take_token(s, avoid=later, cap=cap))
+        elif verb == "play":
+            card = info["card"]
+            led = info["led"]
+            take_token(s, card)
+            if led is not None and refuse and card[-1] != led[-1]:  # F20: a void shown
+                voids[s].add(led[-1])
+                if card[-1] != trump:
+                    voids[s].add(trump)
+            choices.append(card)
+        else:
+            raise _Unexplained(f"unknown verb {verb}")
+        sync_own(views[idx + 1])
+
+    rest_talon = len(pack) - hs * n - 1 - len(talon)
+    tail = [var() for _ in range(rest_talon)]
+    tokens = [t for k in range(hs * n) for t in [init[(dealer + 1 + k) % n][k // n]]] + [first["turn_up"]] + talon + tail
+    placed = [t if isinstance(t, str) else binding[t] for t in tokens if isinstance(t, str) or t in binding]
+    if len(set(placed)) != len(placed):
+        raise _Unexplained("a card placed twice")
+    known = set(placed)
+    unknown = [c for c in pack if c not in known]
+    free = [t for t in tokens if isinstance(t, int) and t not in binding]
+    if len(free) != len(unknown):
+        raise _Unexplained(f"{len(free)} hidden places for {len(unknown)} unseen cards")
+    # Others' current hands first, avoiding the suits they have shown void (F20).
+    constrained = [(t, voids[s]) for s in range(n) if s != seat and voids[s]
+                   for t in hands[s] if isinstance(t, int) and t not in binding]
+    for _attempt in range(30):
+        pool = unknown[:]
+        rng.shuffle(pool)
+        trial = {}
+        ok = True
+        for t, bad in sorted(constrained, key=lambda x: -len(x[1])):
+            for i, c in enumerate(pool):
+                if c[-1] not in bad:
+                    trial[t] = c
+                    pool.pop(i)
+                    break
+            else:
+                ok = False
+                break
+        if ok:
+            break
+    else:
+        raise _Unexplained("no placement respects the voids")
+    binding.update(trial)
+    for t in free:
+        if t not in binding:
+            binding[t] = pool.pop()
+
+    def card(t):
+        return t if isinstance(t, str) else binding[t]
+
+    deck = [card(init[(dealer + 1 + k) % n][k // n]) for k in range(hs * n)]
+    deck.append(first["turn_up"])
+    deck.extend(card(t) for t in talon)
+    deck.extend(card(t) for t in tail)
+    actions = []
+    for (s, verb, info), c in zip(acts, choices):
+        if verb == "buy":
+            actions.append([s, "buy", sorted((card(t) for t in c), key=card_key)])
+        elif verb in ("take_trump", "discard", "play"):
+            actions.append([s, verb, card(c)])
+        else:
+            actions.append([s, verb])
+    ante = state.options.get("ante", 100)
+    bal, pot = list(first["balances"]), first["pot"]
+    if pot == ante * n:  # F5: antes were paid (or a carried pot of the same size: the same deal follows)
+        bal = [b + ante for b in bal]
+        pot = 0
+    return {"dealer": dealer, "deck": deck, "actions": actions, "before": {"balances": bal, "pot": pot, "match": {}}}
+
+
+@hookimpl
+def frapnet_sample_deal(state, seat, observations, rng):
+    """Frap: one deal consistent with ``seat``'s views (see the module docstring); None when the
+    observations have a gap or do not start at the deal's start."""
+    if not observations or observations[-1].get("game") != "frap" or "seats" not in observations[-1]:
+        return None
+    try:
+        return _sample(state, seat, observations, rng)
+    except _Unexplained:
+        return None
+
+
+# --- the policy: basic (F9–F21) ----------------------------------------------------------------
+
+FRAP_AT = 1.75
+"""basic fraps (F10) when :func:`frap_estimate` reaches this many tricks."""
+
+
+def frap_estimate(hand, trump) -> float:
+    """Expected tricks of a Frap hand: trump A/K 1, Q/J 0.75, lower trumps 0.5, side aces 0.6."""
+    est = 0.0
+    for c in hand:
+        v = _val(c)
+        if c[-1] == trump:
+            est += 1.0 if v >= 13 else 0.75 if v >= 11 else 0.5
+        elif v >= 14:
+            est += 0.6
+    return est
+
+
+def _strength(card, trump):
+    return _val(card) + (50 if card[-1] == trump else 0)
+
+
+def _beats(card, best, led, trump):
+    """F21: does ``card`` beat the trick's current ``best``?"""
+    cs, bs = card[-1], best[-1]
+    if cs == trump:
+        return bs != trump or _val(card) > _val(best)
+    if bs == trump:
+        return False
+    return cs == led and _val(card) > _val(best)
+
+
+_IN_PACK: dict = {}
+
+
+def _pack_cards(size):
+    got = _IN_PACK.get(size)
+    if got is None:
+        lo = {32: 7, 36: 6, 52: 2}.get(size, 2)
+        got = _IN_PACK[size] = frozenset(r + s for r, v in _VAL.items() if v >= lo for s in "SHDC")
+    return got
+
+
+def _play(state, d, seat, actions):
+    trump = d.trump
+    hand = d.hands[seat]
+    by = {a[1]: a for a in actions if a[0] == "play"}
+    cards = sorted(by, key=lambda c: (_strength(c, trump), card_key(c)))
+    trick = d.trick
+    need = (2 if seat == d.frapper else 1) - d.tricks[seat]
+    if not trick:
+        # lead: a master card if we have one (highest first), else the strongest
+        size = len(d.deck)
+        pk = _pack_cards(size)
+        gone = set(d.played_cards) | set(hand) | set(d.dead_turn_ups)
+        if d.turn_up is not None:
+            gone.add(d.turn_up)
+
+        def master(c):
+            s, v = c[-1], _val(c)
+            return all((r + s) in gone or (r + s) not in pk for r, rv in _VAL.items() if rv > v)
+        masters = [c for c in cards if master(c)]
+        if masters:
+            return by[masters[-1]]
+        if need <= 0:
+            return by[cards[0]]  # contract made: lead low
+        return by[cards[-1]]
+    led = trick[0][1][-1]
+    best = trick[0][1]
+    for _, c in trick[1:]:
+        if _beats(c, best, led, trump):
+            best = c
+    winners = [c for c in cards if _beats(c, best, led, trump)]
+    return by[winners[0] if winners else cards[0]]  # the lowest winning card, else the lowest
+
+
+def _weakest(cards, trump):
+    return min(cards, key=lambda c: (c[-1] == trump or _val(c) >= 14, _strength(c, trump), card_key(c)))
+
+
+@hookimpl
+def frapnet_policy(state, seat, actions, rng):
+    """Frap's ``basic``: reads only ``seat``'s own hand (once it has looked), its discards and
+    public facts (declarations, turn-up, trick, cards played, tricks taken)."""
+    d = state.deal
+    verbs = {a[0]: a for a in actions}
+    if "look" in verbs and not d.looked[seat]:  # F9: look before deciding
+        return verbs["look"]
+    hand = d.hands[seat]
+    trump = d.trump
+    if "play" in verbs:
+        return _play(state, d, seat, actions)
+    if "frap" in verbs or "whist" in verbs:  # F10, F11
+        est = frap_estimate(hand, trump)
+        if "frap" in verbs and est >= FRAP_AT:
+            return verbs["frap"]
+        if "whist" in verbs:
+            bound = sum(1 for x in d.declared if x in ("frap", "blind_frap", "whist"))
+            has = any(_val(c) >= 14 or c[-1] == trump for c in hand)
+            if bound >= 3:
+                has = est >= 1.0
+            if has:
+                return verbs["whist"]
+        return verbs.get("pass") or verbs.get("whist") or verbs.get("frap")
+    takes = [a for a in actions if a[0] == "take_trump"]
+    if takes and d.turn_up is not None and _val(d.turn_up) >= 11:  # F16
+        pool = [a[1] for a in takes if a[1] != d.turn_up]
+        w = _weakest(pool or [a[1] for a in takes], trump)
+        return next(a for a in takes if a[1] == w)
+    buys = [a for a in actions if a[0] == "buy"]
+    if buys:  # F15: keep trumps and aces, discard the rest
+        keep = {c for c in hand if c[-1] == trump or _val(c) >= 14}
+        want = tuple(sorted((c for c in hand if c not in keep), key=card_key))
+        best = None
+        for a in buys:
+            if set(a[1]) <= set(want) and (best is None or len(a[1]) > len(best[1])):
+                best = a
+        return best or buys[0]
+    if "cut_in" in verbs or "cut_in_trump" in verbs or "decline" in verbs:  # F17
+        if "cut_in_trump" in verbs and d.turn_up is not None and _val(d.turn_up) >= 13:
+            return verbs["cut_in_trump"]
+        return verbs.get("decline")
+    discards = [a for a in actions if a[0] == "discard"]
+    if discards:
+        w = _weakest([a[1] for a in discards], trump)
+        return next(a for a in discards if a[1] == w)
+    return None
