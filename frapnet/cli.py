@@ -9,6 +9,17 @@ from frapnet import __version__
 from frapnet.commands import COMMANDS
 
 
+class LinesHelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, except that an option help holding newlines keeps one item a line
+    (``--level``: every level on its own line), each wrapped to the width."""
+
+    def _split_lines(self, text, width):
+        if "\n" in text:
+            import textwrap
+            return [w for part in text.splitlines() for w in (textwrap.wrap(part, width, subsequent_indent="  ") or [""])]
+        return super()._split_lines(text, width)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="frapnet",
@@ -21,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
             mod = importlib.import_module(f"frapnet.commands.{name}")
         except ImportError:
             continue  # a command not built yet
-        sp = sub.add_parser(name, help=mod.HELP, description=mod.HELP)
+        sp = sub.add_parser(name, help=mod.HELP, description=mod.HELP, formatter_class=LinesHelpFormatter)
         mod.add_arguments(sp)
         sp.set_defaults(_run=mod.run)
     return p

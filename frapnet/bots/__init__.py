@@ -1,6 +1,14 @@
-"""Computer players: ordinary network clients that play any game from the view alone.
+"""Computer players: one factory, three levels, the arena (issue #8; design.md principle 8).
 
-- :mod:`frapnet.bots.strategy` — pure decisions (``random``, ``basic``) from a seat's view.
-- :mod:`frapnet.bots.client` — a bot: a TableClient that answers its views; ``start_bots`` for
-  a host's ``--bots K``.
+- :func:`make_player` (:mod:`frapnet.bots.players`) — ``make_player(level, *, game, players, seat,
+  seed=None, think=None, iterations=None)`` → an object with ``observe(view)`` and
+  ``choose(view) -> action``; used by ``frapnet bot``, the host's seats and takeover, ``frapnet
+  play`` and ``frapnet arena``. :data:`LEVELS` lists the levels, :data:`DEFAULT_LEVEL` the default.
+- :mod:`frapnet.bots.sampling` — observations → sampled states (the game's ``frapnet_sample_deal``).
+- :mod:`frapnet.bots.arena` — duplicate deals, confidence intervals, decision times.
+- :mod:`frapnet.bots.strategy` — the generic view-only player (fallback for games without hooks).
+- :mod:`frapnet.bots.client` — a bot as a network client (``frapnet bot``, ``host --bots``).
 """
+from frapnet.bots.players import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, Player, level_help, make_player
+
+__all__ = ["make_player", "Player", "LEVELS", "DEFAULT_LEVEL", "DEFAULT_THINK", "level_help"]

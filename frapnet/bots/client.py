@@ -2,8 +2,9 @@
 
 :class:`Bot` wraps a :class:`frapnet.net.client.TableClient` (client-contract.md): whenever a
 view says its seat is to act (``view["seat"] in view["to_act"]`` and ``view["actions"]``
-non-empty) it chooses one of the listed actions with :func:`frapnet.bots.strategy.choose` and
-sends it, after an optional ``delay`` in seconds. It acts at most once per state version; an
+non-empty) it chooses one of the listed actions and sends it, after an optional ``delay`` in seconds. The decision is made by a player from
+:func:`frapnet.bots.make_player` (issue #8), which is shown every view of its seat (``observe``)
+and asked ``choose(view)`` — so ``basic`` and ``expert`` remember the deal. It acts at most once per state version; an
 action the host rejects (``illegal``: a rule ID) is re-decided among the remaining actions at most
 ``max_retries`` times for that version, after which the bot waits for the next view — it never
 loops. A ``stale`` rejection needs nothing: the newer view is on its way. The bot stops when the
@@ -26,7 +27,8 @@ from twisted.internet import defer
 from twisted.logger import Logger
 
 from frapnet import fairness
-from frapnet.bots.strategy import LEVELS, NoAction, choose
+from frapnet.bots.players import DEFAULT_LEVEL, LEVELS, make_player
+from frapnet.bots.strategy import NoAction
 from frapnet.net.client import TableClient
 
 log = Logger(namespace="frapnet.bot")
@@ -35,10 +37,12 @@ log = Logger(namespace="frapnet.bot")
 class Bot:
     """One computer player at ``host``:``port``.
 
-    Keyword arguments: ``name`` (shown at the table), ``level`` (``random``/``basic``,
-    :data:`frapnet.bots.strategy.LEVELS`), ``seed`` (with a seed, the decision at state version v
-    keys each decision by the seat's own situation (see ``_rng``), so a match replays identically,
-    reconnects and other seats' timing included; without one, ``random.SystemRandom``), ``delay`` (seconds before each move),
+    Keyword arguments: ``name`` (shown at the table), ``level`` (:data:`frapnet.bots.LEVELS`:
+    ``random``, ``basic``, ``expert``; default :data:`frapnet.bots.DEFAULT_LEVEL`), ``seed`` (the
+    player's seed: the same views give the same choices; ``random`` keys each decision by the
+    seat's own situation (see ``_rng``), so a match replays identically, reconnects and other
+    seats' timing included; without a seed, unseeded), ``think`` / ``iterations`` (``expert``'s
+    budget, see :func:`frapnet.bots.make_player`), ``delay`` (seconds before each move),
     ``password``, ``seat`` (ask for this seat), ``table`` (for a host with several tables),
     ``reconnect``, ``max_retries`` (re-decisions after rejected actions, per state version),
     ``reactor``.
@@ -49,15 +53,19 @@ class Bot:
     Raises ValueError for an unknown level or a negative delay.
     """
 
-    def __init__(self, host: str, port: int, name: str = "Bot", *, level: str = "basic", seed: Any = None,
+    def __init__(self, host: str, port: int, name: str = "Bot", *, level: str = DEFAULT_LEVEL, seed: Any = None,
                  delay: float = 0.0, password: str | None = None, seat: int | None = None, table: str | None = None,
-                 reconnect: bool = True, max_retries: int = 3, lang: str = "en", reactor=None) -> None:
+                 reconnect: bool = True, max_retries: int = 3, lang: str = "en", reactor=None,
+                 think: float | None = None, iterations: int | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
         if delay < 0:
             raise ValueError(f"delay must be 0 or more seconds, not {delay!r}")
         self.level = level
         self.seed = seed
+        self.think = think
+        self.iterations = iterations
+        self.player = None  # made at the first view (it names the game, the seat count and the seat)
         self.delay = delay
         self.max_retries = max_retries
         self._sysrng = random.SystemRandom()
@@ -115,7 +123,23 @@ class Bot:
         return bool(view) and view.get("seat") is not None and view.get("seat") in (view.get("to_act") or ()) \
             and bool(view.get("actions"))
 
+    def _player_for(self, view: dict):
+        seat, players = view.get("seat"), view.get("players")
+        p = self.player
+        if p is None or p.seat != seat or p.game != view.get("game") or p.players != players:
+            if not isinstance(seat, int) or not isinstance(players, int):
+                return None
+            p = self.player = make_player(self.level, game=view.get("game"), players=players, seat=seat,
+                                          seed=self.seed, think=self.think, iterations=self.iterations)
+        return p
+
     def _on_view(self, view: dict) -> None:
+        try:
+            p = self._player_for(view)
+            if p is not None:
+                p.observe(view)
+        except Exception:  # noqa: BLE001 - a bad view must not stop the bot
+            log.failure("computer player could not take in a view")
         if not self._my_turn(view) or view.get("version", -1) <= self._acted_version:
             return
         self._schedule()
@@ -142,7 +166,11 @@ class Bot:
         if refused:
             view = dict(view, actions=[a for a in view["actions"] if a.get("action") not in refused])
         try:
-            action = choose(view, self.level, self._rng(view))
+            player = self._player_for(view)
+            if self.level == "random" or player is None:
+                action = self._rng(view).choice([a["action"] for a in view["actions"]])
+            else:
+                action = player.choose(view)
         except NoAction:
             return
         except Exception:  # noqa: BLE001 - a strategy bug must not stall the table
@@ -206,9 +234,10 @@ class Bot:
             self.done.callback(self.result)
 
 
-def start_bots(reactor, host: str, port: int, k: int, level: str = "basic", seed: Any = None, *,
+def start_bots(reactor, host: str, port: int, k: int, level: str = DEFAULT_LEVEL, seed: Any = None, *,
                seats: list[int] | None = None, delay: float = 0.0, password: str | None = None,
-               table: str | None = None, names: list[str] | None = None) -> list[Bot]:
+               table: str | None = None, names: list[str] | None = None, think: float | None = None,
+               iterations: int | None = None) -> list[Bot]:
     """Start ``k`` bots at ``host``:``port`` on ``reactor`` (a host's ``--bots K``); return them.
 
     ``seats``: the seats they ask for (default: any free seat each); ``names`` default to
@@ -227,7 +256,7 @@ def start_bots(reactor, host: str, port: int, k: int, level: str = "basic", seed
         # item 8); one without a seat is numbered from 1
         name = names[i] if names is not None else (f"Bot {seat}" if seat is not None else f"Bot {i + 1}")
         bot = Bot(host, port, name, level=level, seed=seed, delay=delay, password=password, seat=seat,
-                  table=table, reactor=reactor)
+                  table=table, reactor=reactor, think=think, iterations=iterations)
         bot.connect().addErrback(lambda f, n=name: log.failure("computer player {name} could not join", f, name=n))
         bots.append(bot)
     return bots

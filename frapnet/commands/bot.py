@@ -1,5 +1,6 @@
-"""`frapnet bot HOST:PORT [--level random|basic] [--name NAME] [--seed S] [--delay S]`: one computer
-player joins a table and plays until the match ends (issue #3 item 6).
+"""`frapnet bot HOST:PORT [--level random|basic|expert] [--think S] [--iterations N] [--name NAME]
+[--seed S] [--delay S]`: one computer player joins a table and plays until the match ends (issue #3
+item 6; levels issue #8).
 
 TARGET is ``HOST:PORT`` or a table name found on the LAN (DNS-SD, like `frapnet join NAME`).
 Prints ``frapnet bot: NAME at seat N of TABLE`` once seated and, when the host ends the match,
@@ -10,10 +11,21 @@ before the end, 2 for bad arguments.
 HELP = "a computer player: join a table (HOST:PORT or a table name) and play it to the end"
 
 
+def add_level_arguments(p):
+    """``--level``, ``--think``, ``--iterations`` (shared by bot, play and host)."""
+    from frapnet.bots.players import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, level_help
+
+    p.add_argument("--level", default=None, choices=tuple(LEVELS),
+                   help="computer players' level (default " + DEFAULT_LEVEL + ", or the config file's level):\n" + level_help())
+    p.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                   help=f"expert: wall-time budget per decision (default {DEFAULT_THINK})")
+    p.add_argument("--iterations", type=int, default=None, metavar="N",
+                   help="expert: examine exactly N sampled deals per decision (reproducible; overrides --think)")
+
+
 def add_arguments(p):
     p.add_argument("target", metavar="HOST:PORT", help="the host's address and port, or a table name on the LAN")
-    p.add_argument("--level", default=None, choices=("random", "basic"),
-                   help="random: any legal action; basic: a simple sensible player (default, or the config file's level)")
+    add_level_arguments(p)
     p.add_argument("--name", default="Bot", help="the name shown at the table (default Bot)")
     p.add_argument("--seed", default=None, help="make the bot's choices reproducible")
     p.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds to think before each move")
@@ -62,9 +74,16 @@ def run(args) -> int:
     except config.ConfigError as exc:
         print(f"frapnet bot: bad config file {exc}", file=sys.stderr)
         return 2
-    args.level = args.level or cfg.level or "basic"
+    from frapnet.bots.levels import DEFAULT_LEVEL
+    args.level = args.level or cfg.level or DEFAULT_LEVEL
     if args.delay < 0:
         print(f"frapnet bot: --delay must be 0 or more seconds, not {args.delay}", file=sys.stderr)
+        return 2
+    if args.think is not None and not args.think > 0:
+        print(f"frapnet bot: --think must be a positive number of seconds, not {args.think}", file=sys.stderr)
+        return 2
+    if args.iterations is not None and args.iterations < 1:
+        print(f"frapnet bot: --iterations must be at least 1, not {args.iterations}", file=sys.stderr)
         return 2
     try:
         password = table_password(args.password)
@@ -91,7 +110,7 @@ def run(args) -> int:
 
     async def main(reactor):
         bot = Bot(host, port, args.name, level=args.level, seed=args.seed, delay=args.delay, password=password,
-                  seat=args.seat, table=args.table, reactor=reactor)
+                  seat=args.seat, table=args.table, reactor=reactor, think=args.think, iterations=args.iterations)
         try:
             welcome = await bot.connect()
         except JoinError as exc:

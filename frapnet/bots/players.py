@@ -1,0 +1,202 @@
+"""Computer players built from views alone (issue #8): ``random``, ``basic``, ``expert``.
+
+One way to make a player — :func:`make_player` — used by ``frapnet bot``, the host's seats and
+takeover, ``frapnet play`` and ``frapnet arena``. A player gets only its seat's views (the same
+dicts a client decodes from the host's bytes): :meth:`Player.observe` after every change,
+:meth:`Player.choose` when the seat is to act, answering one of ``view["actions"]`` in wire form.
+
+- ``random``: uniformly among the view's actions.
+- ``basic``: the game's fast policy (``frapnet_policy``) on one state sampled from what the seat has
+  seen (``frapnet_sample_deal``), so it remembers the deal; a game without those hooks gets the
+  generic view-only player of :mod:`frapnet.bots.strategy`.
+- ``expert``: determinized Monte Carlo search (GIB, Kermit): sample hidden states consistent with
+  the seat's observations, play every candidate action in each sample to the end of the deal with
+  the game's policy for every seat (:mod:`frapnet.engine.fast`), and choose the best mean result
+  (``frapnet_deal_result``). The same samples serve every candidate (common random numbers).
+  Budget: ``think`` seconds of wall time per decision (default :data:`DEFAULT_THINK`), or a fixed
+  number of samples ``iterations`` (reproducible: same seed, same choices).
+
+No I/O and no Twisted: the clock is read only by ``expert`` to keep its ``think`` budget.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from frapnet import engine
+from frapnet.bots import sampling, strategy
+from frapnet.engine import fast
+
+LEVELS = {
+    "random": "any legal action, uniformly at random",
+    "basic": "the game's quick rules of thumb, remembering the cards seen this deal (about 1 ms a move)",
+    "expert": "searches sampled deals to the end for the best mean result (--think seconds a move)",
+}
+"""Every level with its one-line description (``--level`` help lists them)."""
+
+DEFAULT_LEVEL = "expert"
+"""The strongest level that meets the time target (p99 ≤ 1 s a decision): the default of
+``frapnet play``, ``host --bots`` and takeover."""
+
+DEFAULT_THINK = 0.4
+"""``expert``'s default budget: seconds of wall time per decision."""
+
+MIN_SAMPLES = 4
+"""``expert`` always looks at this many samples (unless the game offers none), whatever the clock."""
+
+
+def level_help() -> str:
+    """The ``--level`` help text: every level on a line of its own, the default marked."""
+    return "\n".join(f"{k}: {v}" + (" (default)" if k == DEFAULT_LEVEL else "") for k, v in LEVELS.items())
+
+
+class Player:
+    """A computer player for one seat of one table, deciding from that seat's views only.
+
+    Made by :func:`make_player`. Attributes: ``level``, ``game``, ``players``, ``seat``,
+    ``think`` (seconds or None), ``iterations`` (samples or None), ``rng`` (its own
+    ``random.Random``), ``memory`` (:class:`frapnet.bots.sampling.Memory`), ``stats`` (counts of
+    samples asked, declined, dropped; decisions by search).
+    """
+
+    def __init__(self, level: str, game: str, players: int, seat: int, seed: Any = None,
+                 think: float | None = None, iterations: int | None = None, registry=None) -> None:
+        self.level = level
+        self.game = game
+        self.players = players
+        self.seat = seat
+        self.think = think
+        self.iterations = iterations
+        self.registry = registry
+        self.rng = random.Random(repr(("frapnet-player", seed, seat)) if seed is not None else None)
+        self.memory = sampling.Memory()
+        self.stats: dict = {}
+        self._table = None
+        self._table_key = None
+
+    # --- the interface every program drives ------------------------------------------------
+    def observe(self, view: dict) -> None:
+        """Remember ``view`` (the seat's view after a change). Never raises for a bad view."""
+        self.memory.add(view)
+
+    def choose(self, view: dict) -> list:
+        """One of ``view["actions"][i]["action"]`` (the same list, wire form) for this seat.
+
+        Raises :class:`frapnet.bots.strategy.NoAction` if the view lists no action.
+        """
+        acts = strategy.legal(view)
+        if not acts:
+            raise strategy.NoAction("the view lists no legal action for this seat")
+        if len(acts) == 1 or self.level == "random":
+            return acts[0] if len(acts) == 1 else self.rng.choice(acts)
+        obs = self.memory.current(view)
+        try:
+            if self.level == "expert":
+                picked = self._search(view, acts, obs)
+            else:
+                picked = self._basic(view, acts, obs)
+        except Exception:  # noqa: BLE001 - a plugin's hook bug must not stall a table
+            self.stats["errors"] = self.stats.get("errors", 0) + 1
+            picked = None
+        if picked is None:
+            picked = strategy.choose(view, "basic", self.rng)
+        return picked
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _table_state(self, view: dict):
+        key = (view.get("game"), view.get("players"), repr(sorted((view.get("options") or {}).items())),
+               tuple(view.get("house_rules") or ()))
+        if key != self._table_key:
+            self._table = sampling.table_for(view, self.registry)
+            self._table_key = key
+        return self._table
+
+    def _candidates(self, view: dict, acts: list, table) -> list[tuple]:
+        return [engine.normalize_action(table.spec, table.players, self.seat, a) for a in acts]
+
+    def _basic(self, view: dict, acts: list, obs: list[dict]) -> list | None:
+        table = self._table_state(view)
+        if not table.rules.implemented("policy"):
+            return None
+        states = sampling.sample_states(table, self.seat, obs, self.rng, 1, self.stats)
+        if not states:
+            return None
+        cands = self._candidates(view, acts, table)
+        a = states[0].rules.policy(states[0], self.seat, cands, self.rng)
+        if a is None or a not in cands:
+            return None
+        return acts[cands.index(a)]
+
+    def _search(self, view: dict, acts: list, obs: list[dict]) -> list | None:
+        table = self._table_state(view)
+        rules = table.rules
+        if not rules.implemented("policy"):
+            return None
+        cands = self._candidates(view, acts, table)
+        if ("look",) in cands and view.get("hand") is None:
+            return acts[cands.index(("look",))]  # F9 and kin: information first
+        seat = self.seat
+        rng = self.rng
+        start = time.perf_counter()
+        budget = self.think if self.think is not None else DEFAULT_THINK
+        limit = self.iterations
+        sums = [0.0] * len(cands)
+        done = 0
+        policy = rules.policy
+        prng = random.Random(rng.random())
+
+        def chooser(st, s, legal):
+            a = policy(st, s, legal, prng)
+            return a if a is not None else prng.choice(legal)
+
+        while True:
+            got = sampling.sample_states(table, seat, obs, rng, 1, self.stats)
+            if not got:
+                break
+            root = got[0]
+            for i, c in enumerate(cands):
+                t = fast.copy_state(root)
+                fast.apply_in_place(t, seat, c)
+                if t.phase == engine.DEAL:
+                    fast.playout(t, chooser)
+                sums[i] += sampling.deal_result(root, t, seat)
+            done += 1
+            if limit is not None:
+                if done >= limit:
+                    break
+            elif done >= MIN_SAMPLES and time.perf_counter() - start >= budget:
+                break
+        if not done:
+            return None
+        self.stats["searches"] = self.stats.get("searches", 0) + 1
+        self.stats["samples"] = self.stats.get("samples", 0) + done
+        best = max(range(len(cands)), key=lambda i: (sums[i], -i))
+        return acts[best]
+
+
+def make_player(level: str, *, game: str, players: int, seat: int, seed: Any = None, think: float | None = None,
+                iterations: int | None = None, registry=None) -> Player:
+    """A computer player for ``seat`` (0…n−1) of a ``players``-seat table of ``game``.
+
+    ``level``: a key of :data:`LEVELS` (``random``, ``basic``, ``expert``). ``seed``: any value
+    (same seed and same views → same choices); None: unseeded. ``think``: ``expert``'s wall-time
+    budget in seconds per decision (default :data:`DEFAULT_THINK`); ``iterations``: ``expert``
+    examines exactly this many sampled deals per decision instead (reproducible; overrides
+    ``think``). ``registry``: the plugins to use (default: the installed ones).
+
+    Returns an object with ``observe(view)`` (call it with the seat's view after every change)
+    and ``choose(view) -> action`` (one of ``view["actions"][i]["action"]``, wire form).
+    Raises ValueError for an unknown level, a seat outside 0…players−1, or a negative budget.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+        raise ValueError(f"players must be a positive whole number, not {players!r}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise ValueError(f"seat must be 0…{players - 1}, not {seat!r}")
+    if think is not None and not think > 0:
+        raise ValueError(f"think must be a positive number of seconds, not {think!r}")
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+        raise ValueError(f"iterations must be a whole number ≥ 1, not {iterations!r}")
+    return Player(level, game, players, seat, seed=seed, think=think, iterations=iterations, registry=registry)
