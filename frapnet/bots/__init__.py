@@ -9,6 +9,13 @@
 - :mod:`frapnet.bots.strategy` — the generic view-only player (fallback for games without hooks).
 - :mod:`frapnet.bots.client` — a bot as a network client (``frapnet bot``, ``host --bots``).
 """
-from frapnet.bots.players import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, Player, level_help, make_player
+from frapnet.bots.levels import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, level_help
 
 __all__ = ["make_player", "Player", "LEVELS", "DEFAULT_LEVEL", "DEFAULT_THINK", "level_help"]
+
+
+def __getattr__(name):  # make_player and Player load the engine only when first used
+    if name in ("make_player", "Player"):
+        from frapnet.bots import players
+        return getattr(players, name)
+    raise AttributeError(f"module 'frapnet.bots' has no attribute {name!r}")

@@ -28,27 +28,16 @@ from frapnet import engine
 from frapnet.bots import sampling, strategy
 from frapnet.engine import fast
 
-LEVELS = {
-    "random": "any legal action, uniformly at random",
-    "basic": "the game's quick rules of thumb, remembering the cards seen this deal (about 1 ms a move)",
-    "expert": "searches sampled deals to the end for the best mean result (--think seconds a move)",
-}
-"""Every level with its one-line description (``--level`` help lists them)."""
+from frapnet.bots.levels import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, level_help  # noqa: F401 (re-exported)
 
-DEFAULT_LEVEL = "expert"
-"""The strongest level that meets the time target (p99 ≤ 1 s a decision): the default of
-``frapnet play``, ``host --bots`` and takeover."""
-
-DEFAULT_THINK = 0.4
-"""``expert``'s default budget: seconds of wall time per decision."""
+LIKELY = 0.15
+"""``expert``'s opponent model: a sampled deal in which another seat's public choice without a
+card (a bid, a whist, a pass, a cut-in) is not what the game's policy would have chosen there
+counts this much (weights multiply; 1.0 when it agrees). Bidding tells something about the hands
+(GIB's inference from the auction); a soft weight keeps the search sound against other players."""
 
 MIN_SAMPLES = 4
 """``expert`` always looks at this many samples (unless the game offers none), whatever the clock."""
-
-
-def level_help() -> str:
-    """The ``--level`` help text: every level on a line of its own, the default marked."""
-    return "\n".join(f"{k}: {v}" + (" (default)" if k == DEFAULT_LEVEL else "") for k, v in LEVELS.items())
 
 
 class Player:
@@ -150,17 +139,34 @@ class Player:
             a = policy(st, s, legal, prng)
             return a if a is not None else prng.choice(legal)
 
+        verbs = table.spec.verbs
+        jrng = random.Random(0)
+        weight = [1.0]
+
+        def judge(st, s, act, legal):
+            if s == seat or len(legal) < 2 or verbs.get(act[0], 0) is not None or act[0] == "look":
+                return
+            p = policy(st, s, legal, jrng)
+            if p is None or p[0] == "look":
+                return  # the model has no view on a choice made without looking
+            if p != act:
+                weight[0] *= LIKELY
+
+        total_w = 0.0
         while True:
-            got = sampling.sample_states(table, seat, obs, rng, 1, self.stats)
+            weight[0] = 1.0
+            got = sampling.sample_states(table, seat, obs, rng, 1, self.stats, judge=judge)
             if not got:
                 break
             root = got[0]
+            w = weight[0]
             for i, c in enumerate(cands):
                 t = fast.copy_state(root)
                 fast.apply_in_place(t, seat, c)
                 if t.phase == engine.DEAL:
                     fast.playout(t, chooser)
-                sums[i] += sampling.deal_result(root, t, seat)
+                sums[i] += w * sampling.deal_result(root, t, seat)
+            total_w += w
             done += 1
             if limit is not None:
                 if done >= limit:

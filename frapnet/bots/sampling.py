@@ -51,12 +51,14 @@ def table_for(view: dict, registry=None) -> State:
                             tuple(view.get("house_rules") or ()), registry)
 
 
-def replay_sample(table: State, sample: dict, deal_no: int, pure: bool = False) -> State:
+def replay_sample(table: State, sample: dict, deal_no: int, pure: bool = False, judge=None) -> State:
     """The State a deal sample leads to: ``table`` with the sample's ``before`` ledger, its deal
     started from ``deck`` by ``dealer``, then every action applied.
 
     ``pure``: apply with :func:`frapnet.engine.apply` (each step checked and recorded, for tests);
-    else normalise each action and apply it in place (the search's fast path). Raises RuleError
+    else normalise each action and apply it in place (the search's fast path). ``judge``, if
+    given, is called as ``judge(state, seat, action, legal)`` before each fast-path action (the
+    search weighs samples by it). Raises RuleError
     if the engine refuses an action or the deck, KeyError/TypeError for a malformed sample.
     """
     before = sample["before"]
@@ -75,8 +77,11 @@ def replay_sample(table: State, sample: dict, deal_no: int, pure: bool = False) 
             st, _ = engine.apply(st, seat, act)
         else:
             act = engine.normalize_action(spec, n, seat, act)
-            if act not in engine.legal_actions(st, seat):
+            legal = engine.legal_actions(st, seat)
+            if act not in legal:
                 raise engine.RuleError("record", f"sampled action {a} is not legal")
+            if judge is not None:
+                judge(st, seat, act, legal)
             fast.apply_in_place(st, seat, act)
     return st
 
@@ -94,10 +99,10 @@ def same_view(a: dict, b: dict) -> bool:
 
 
 def sample_states(table: State, seat: int, observations: list[dict], rng: random.Random, count: int,
-                  stats: dict | None = None) -> list[State]:
+                  stats: dict | None = None, judge=None) -> list[State]:
     """Up to ``count`` States consistent with ``observations`` (``observations[-1]`` the view now),
     from the game's ``frapnet_sample_deal``, replayed on the fast path and checked against the
-    view now. ``stats`` (optional dict) counts ``"asked"``, ``"none"`` (the sampler declined) and
+    view now. ``judge`` is passed to :func:`replay_sample`. ``stats`` (optional dict) counts ``"asked"``, ``"none"`` (the sampler declined) and
     ``"dropped"`` (the replay failed or disagreed). Returns [] when the game has no sampler or
     every attempt failed; gives up after ``2 * count + 2`` attempts.
     """
@@ -117,7 +122,7 @@ def sample_states(table: State, seat: int, observations: list[dict], rng: random
                 stats["none"] = stats.get("none", 0) + 1
             break  # the sampler cannot explain these observations; asking again will not help
         try:
-            st = replay_sample(table, sample, now.get("deal_no", 1))
+            st = replay_sample(table, sample, now.get("deal_no", 1), judge=judge)
             ok = same_view(engine.view(st, seat), now)
         except Exception:  # noqa: BLE001 - a sampler bug must not stop the player
             ok = False

@@ -34,7 +34,11 @@ from typing import Any
 from frapnet.cards import is_card, rank_value, suit_of
 
 LEVELS = ("random", "basic")
-"""The levels ``frapnet bot --level`` accepts."""
+"""The levels of this view-only strategy. :func:`choose` also accepts the levels of
+:data:`frapnet.bots.LEVELS` it does not implement (``expert``) and plays them as ``basic``: a
+caller holding only one view (no memory of the deal) gets the view-only player."""
+
+_ALSO = ("expert",)
 
 Action = list  # [verb] or [verb, arg], exactly as the view lists it
 
@@ -55,8 +59,8 @@ def choose(view: dict, level: str = "basic", rng: random.Random | None = None) -
     unseeded one). Returns an element of the view's action list. Raises :class:`NoAction` if the
     view lists no action, ValueError for an unknown level.
     """
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+    if level not in LEVELS and level not in _ALSO:
+        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS + _ALSO)})")
     acts = legal(view)
     if not acts:
         raise NoAction("the view lists no legal action for this seat")

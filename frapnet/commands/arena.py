@@ -12,7 +12,7 @@ HELP = "computer players against each other in duplicate deals (levels compared 
 
 
 def add_arguments(p):
-    from frapnet.bots.players import LEVELS
+    from frapnet.bots.levels import LEVELS
 
     p.add_argument("--game", default="frap", help="the game (default frap)")
     p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")

@@ -13,7 +13,7 @@ HELP = "a computer player: join a table (HOST:PORT or a table name) and play it 
 
 def add_level_arguments(p):
     """``--level``, ``--think``, ``--iterations`` (shared by bot, play and host)."""
-    from frapnet.bots.players import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, level_help
+    from frapnet.bots.levels import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, level_help
 
     p.add_argument("--level", default=None, choices=tuple(LEVELS),
                    help="computer players' level (default " + DEFAULT_LEVEL + ", or the config file's level):\n" + level_help())

@@ -23,8 +23,9 @@ def add_arguments(p):
                    help="players must give this password to join; - asks for it (or reads a line of standard "
                         "input); default: $FRAPNET_PASSWORD")
     p.add_argument("--bots", type=int, default=0, metavar="K", help="K seats played by computer players")
-    p.add_argument("--level", default=None, choices=("random", "basic"),
-                   help="computer players' level (default basic, or the config file's)")
+    from frapnet.bots.levels import DEFAULT_LEVEL, LEVELS, level_help
+    p.add_argument("--level", default=None, choices=tuple(LEVELS),
+                   help="computer players' level (--bots and takeover) (default " + DEFAULT_LEVEL + ", or the config file's):\n" + level_help())
     p.add_argument("--deals", type=int, default=None, metavar="N", help="stop after N deals, then exit 0")
     p.add_argument("--record", default=None, metavar="FILE", help="keep the match's record in FILE, rewritten after every accepted move (after every "
                         "deal only once it passes 1 MB)")
@@ -132,6 +133,7 @@ def saved_table_name(record_path: str) -> str | None:
 
 
 def run(args) -> int:
+    from frapnet.bots.levels import DEFAULT_LEVEL
     import json
     import socket
     import sys
@@ -147,7 +149,7 @@ def run(args) -> int:
     except config.ConfigError as exc:
         print(f"frapnet host: bad config file {exc}", file=sys.stderr)
         return 2
-    from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": "basic"}, exclude=("name",))
+    from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": DEFAULT_LEVEL}, exclude=("name",))
     if args.player is None:  # --play: your name at the table
         args.player = cfg.name
     try:

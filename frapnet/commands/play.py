@@ -10,7 +10,9 @@ def add_arguments(p):
     p.add_argument("--house-rule", action="append", default=[], metavar="NAME", help="a house rule (repeatable)")
     p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
                    help="also load one-file plugins from DIR (repeatable)")
-    p.add_argument("--level", default=None, choices=("random", "basic"), help="computer players' level (default basic)")
+    from frapnet.bots.levels import DEFAULT_LEVEL, LEVELS, level_help
+    p.add_argument("--level", default=None, choices=tuple(LEVELS),
+                   help="computer players' level (default " + DEFAULT_LEVEL + ", or the config file's):\n" + level_help())
     p.add_argument("--seed", default=None, help="seed for shuffles and computer players (a reproducible match)")
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")
@@ -54,6 +56,7 @@ def check_arguments(args) -> str | None:
 
 
 def run(args) -> int:
+    from frapnet.bots.levels import DEFAULT_LEVEL
     import sys
 
     from frapnet import config
@@ -68,7 +71,7 @@ def run(args) -> int:
     except config.ConfigError as exc:
         print(f"frapnet play: bad config file {exc}", file=sys.stderr)
         return 2
-    from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": "basic"})
+    from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": DEFAULT_LEVEL})
     problem = check_arguments(args)
     if problem:
         print(f"frapnet play: {problem}", file=sys.stderr)
