@@ -95,6 +95,9 @@ def _tail_added(before: list, after: list) -> list:
     return list(after[len(before):])
 
 
+_ACTS_CACHE: dict = {}  # the rebuilt actions of the observations last sampled (a search asks many times)
+
+
 def _sample(state, seat: int, observations: list[dict], rng) -> dict:
     views = []
     for v in observations:
@@ -113,7 +116,14 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
     if (first.get("phase") != "bid" or first.get("round") != 1 or any(s["declaration"] for s in first["seats"])
             or any(s["looked"] for s in first["seats"]) or first.get("talon") != len(pack) - hs * n - 1):
         raise _Unexplained("the observations do not start at the deal's start")
-    acts = _actions_from_views(views)
+    key = (id(observations), len(observations), now.get("version"), seat)
+    cached = _ACTS_CACHE.get(key)
+    if cached is not None and cached[0] is observations[-1]:
+        acts = cached[1]
+    else:
+        acts = _actions_from_views(views)
+        _ACTS_CACHE.clear()  # one decision at a time: keep only the latest
+        _ACTS_CACHE[key] = (observations[-1], acts)
     trump = now["trump"]
     refuse = state.options.get("revoke", "refuse") != "penalize"
 
