@@ -36,6 +36,9 @@ card (a bid, a whist, a pass, a cut-in) is not what the game's policy would have
 counts this much (weights multiply; 1.0 when it agrees). Bidding tells something about the hands
 (GIB's inference from the auction); a soft weight keeps the search sound against other players."""
 
+SEEDED_ITERATIONS = 24
+"""``expert``'s samples per decision when it has a seed and no explicit budget (reproducible)."""
+
 MIN_SAMPLES = 4
 """``expert`` always looks at this many samples (unless the game offers none), whatever the clock."""
 
@@ -189,7 +192,9 @@ def make_player(level: str, *, game: str, players: int, seat: int, seed: Any = N
     (same seed and same views → same choices); None: unseeded. ``think``: ``expert``'s wall-time
     budget in seconds per decision (default :data:`DEFAULT_THINK`); ``iterations``: ``expert``
     examines exactly this many sampled deals per decision instead (reproducible; overrides
-    ``think``). ``registry``: the plugins to use (default: the installed ones).
+    ``think``). With a ``seed`` and neither budget, ``expert`` examines :data:`SEEDED_ITERATIONS`
+    deals per decision, so a seeded match replays identically whatever the machine's speed.
+    ``registry``: the plugins to use (default: the installed ones).
 
     Returns an object with ``observe(view)`` (call it with the seat's view after every change)
     and ``choose(view) -> action`` (one of ``view["actions"][i]["action"]``, wire form).
@@ -205,4 +210,6 @@ def make_player(level: str, *, game: str, players: int, seat: int, seed: Any = N
         raise ValueError(f"think must be a positive number of seconds, not {think!r}")
     if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a whole number ≥ 1, not {iterations!r}")
+    if seed is not None and think is None and iterations is None:
+        iterations = SEEDED_ITERATIONS  # a seeded player must not depend on the clock
     return Player(level, game, players, seat, seed=seed, think=think, iterations=iterations, registry=registry)
