@@ -10,7 +10,8 @@ announcement, wired on a given reactor from one :class:`HostConfig` (issue #9; d
     handle.finished    # Deferred: fires with the result dict when the match ends
     handle.stop()      # Deferred: closes every connection, the listener, bots, announcing
 
-The takeover's computer player (:func:`frapnet.bots.strategy.choose`) is handed to the table
+The takeover's computer player (:class:`frapnet.bots.players.SeatPlayers`, one
+``frapnet.bots.make_player`` player per seat) is handed to the table
 here: frapnet.net never imports frapnet.bots. The reactor is never imported at module level
 (stack-notes.md): pass one in.
 """
@@ -26,7 +27,7 @@ from twisted.logger import Logger
 
 from frapnet import record
 from frapnet.bots.client import start_bots
-from frapnet.bots.strategy import choose
+from frapnet.bots.players import SeatPlayers
 from frapnet.net import discovery
 from frapnet.net.config import TableConfig
 from frapnet.net.protocol import PROTOCOL_VERSION
@@ -150,7 +151,8 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
     rng = random.Random(tc.seed) if tc.seed is not None else random.SystemRandom()
     finished = defer.Deferred()
     table = Table(tc, clock=reactor, rng=rng, registry=registry, reserved=range(players - bots, players),
-                  choose=choose, on_finish=lambda result: reactor.callLater(0, finished.callback, result))
+                  choose=SeatPlayers(seed=tc.seed, registry=registry),
+                  on_finish=lambda result: reactor.callLater(0, finished.callback, result))
     if config.resume and tc.record and os.path.exists(tc.record):
         table.resume(record.load(tc.record))
     factory = HostFactory({table.name: table}, reactor, max_connections=config.max_connections,

@@ -232,3 +232,22 @@ def test_arena_refuses_bad_arguments():
                       (["--option", "ante=3"], "rule F5")):
         r = subprocess.run([FRAPNET, "arena", "--decks", "1", *args], capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and msg in r.stderr, r.stderr
+
+
+def test_takeover_players_remember_the_seat_and_answer_legally():
+    """The host's takeover chooser (SeatPlayers): one player per seat, shown every view of the seat
+    after it is taken over; with a seed its choices repeat (principle 5, issue #8)."""
+    from frapnet.bots.players import SeatPlayers
+    rng = random.Random(4)
+    a, b = SeatPlayers(seed=3), SeatPlayers(seed=3)
+    moves = []
+    for st, views in _deal_steps("frap", 4, None, (), rng, 2):
+        for s in range(4):
+            a.observe(views[s][-1], "expert")
+            b.observe(views[s][-1], "expert")
+        seat = st.to_act[0]
+        x, y = a(views[seat][-1], "expert"), b(views[seat][-1], "expert")
+        assert x == y and x in [v["action"] for v in views[seat][-1]["actions"]]
+        moves.append(x)
+    assert sorted(a.players) == [0, 1, 2, 3] and len(moves) > 20
+    assert len(a.players[0].memory.views) > 5  # it remembers the deal

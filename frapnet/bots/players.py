@@ -12,7 +12,8 @@ dicts a client decodes from the host's bytes): :meth:`Player.observe` after ever
 - ``expert``: determinized Monte Carlo search (GIB, Kermit): sample hidden states consistent with
   the seat's observations, play every candidate action in each sample to the end of the deal with
   the game's policy for every seat (:mod:`frapnet.engine.fast`), and choose the best mean result
-  (``frapnet_deal_result``). The same samples serve every candidate (common random numbers).
+  (``frapnet_deal_result``), each sample weighted by how well the others' public choices so far
+  match the policy (:data:`LIKELY`). The same samples serve every candidate (common random numbers).
   Budget: ``think`` seconds of wall time per decision (default :data:`DEFAULT_THINK`), or a fixed
   number of samples ``iterations`` (reproducible: same seed, same choices).
 
@@ -31,16 +32,39 @@ from frapnet.engine import fast
 from frapnet.bots.levels import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, level_help  # noqa: F401 (re-exported)
 
 LIKELY = 0.15
-"""``expert``'s opponent model: a sampled deal in which another seat's public choice without a
-card (a bid, a whist, a pass, a cut-in) is not what the game's policy would have chosen there
-counts this much (weights multiply; 1.0 when it agrees). Bidding tells something about the hands
-(GIB's inference from the auction); a soft weight keeps the search sound against other players."""
+"""``expert``'s opponent model: a sampled deal in which another seat's public choice (a bid, a
+whist, a pass, a cut-in, a card played) is not what the game's policy would have chosen there
+counts this much (weights multiply; 1.0 when it agrees). What the others did tells something about
+their hands (GIB's inference from the auction and the play); a soft weight keeps the search sound
+against players who do not play like the policy."""
 
 SEEDED_ITERATIONS = 24
 """``expert``'s samples per decision when it has a seed and no explicit budget (reproducible)."""
 
 MIN_SAMPLES = 4
 """``expert`` always looks at this many samples (unless the game offers none), whatever the clock."""
+
+
+def _public_cards(views: list[dict]) -> set:
+    """Every card the observations show outside the seat's own hand and discards (cards played,
+    turn-ups…): an action naming one of them was public, so the opponent model may judge it."""
+    out: set = set()
+
+    def walk(x):
+        if isinstance(x, str):
+            if 2 <= len(x) <= 3:
+                out.add(x)
+        elif isinstance(x, (list, tuple)):
+            for y in x:
+                walk(y)
+        elif isinstance(x, dict):
+            for k, y in x.items():
+                if k not in ("hand", "discards", "actions", "names", "options", "last_report"):
+                    walk(y)
+
+    for v in views:
+        walk(v)
+    return out
 
 
 class Player:
@@ -146,9 +170,14 @@ class Player:
         jrng = random.Random(0)
         weight = [1.0]
 
+        public = _public_cards(obs)
+
         def judge(st, s, act, legal):
-            if s == seat or len(legal) < 2 or verbs.get(act[0], 0) is not None or act[0] == "look":
+            if s == seat or len(legal) < 2 or act[0] == "look":
                 return
+            kind = verbs.get(act[0], 0)
+            if kind is not None and not (kind == "card" and act[1] in public):
+                return  # a hidden argument (discards, passed cards) was sampled: nothing to judge
             p = policy(st, s, legal, jrng)
             if p is None or p[0] == "look":
                 return  # the model has no view on a choice made without looking
@@ -213,3 +242,42 @@ def make_player(level: str, *, game: str, players: int, seat: int, seed: Any = N
     if seed is not None and think is None and iterations is None:
         iterations = SEEDED_ITERATIONS  # a seeded player must not depend on the clock
     return Player(level, game, players, seat, seed=seed, think=think, iterations=iterations, registry=registry)
+
+
+class SeatPlayers:
+    """The host's takeover player (design.md principle 5) as a :data:`frapnet.net.takeover.Chooser`:
+    ``choose(view, level, rng) -> action`` plus ``observe(view, level)``, with one :class:`Player`
+    per seat made by :func:`make_player` — so a taken-over seat remembers the deal from the moment
+    it was taken over (a seat taken over mid-deal is played from the view alone until the next
+    deal starts; its sampler cannot explain what it did not see).
+
+    ``seed``: the table's seed (each seat's player gets ``(seed, "takeover", seat)``; None:
+    unseeded). ``think`` / ``iterations``: expert's budget. The ``rng`` a host passes is not used:
+    each player owns its random source.
+    """
+
+    def __init__(self, seed: Any = None, think: float | None = None, iterations: int | None = None,
+                 registry=None) -> None:
+        self.seed = seed
+        self.think = think
+        self.iterations = iterations
+        self.registry = registry
+        self.players: dict[int, Player] = {}
+
+    def _player(self, view: dict, level: str) -> Player:
+        seat = view["seat"]
+        p = self.players.get(seat)
+        if p is None or p.level != level or p.game != view.get("game") or p.players != view.get("players"):
+            seed = None if self.seed is None else repr((self.seed, "takeover", seat))
+            p = self.players[seat] = make_player(level, game=view["game"], players=view["players"], seat=seat,
+                                                 seed=seed, think=self.think, iterations=self.iterations,
+                                                 registry=self.registry)
+        return p
+
+    def observe(self, view: dict, level: str) -> None:
+        """Remember a taken-over seat's view (the host calls this after every change)."""
+        self._player(view, level).observe(view)
+
+    def __call__(self, view: dict, level: str, rng: random.Random | None = None) -> list:
+        """The taken-over seat's move: one of ``view["actions"][i]["action"]``."""
+        return self._player(view, level).choose(view)

@@ -59,13 +59,14 @@ def playout(state: State, choose: Chooser, max_actions: int = 100_000) -> State:
     legal = state.rules.legal_actions
     apply_action = state.rules.apply_action
     n = 0
-    while state.phase == DEAL:
+    if state.phase != DEAL:
+        return state
+    while not state.deal_over:
         seat = state.to_act[0]
-        events = apply_action(state, seat, choose(state, seat, legal(state, seat)))
-        state.version += 1
-        if state.deal_over:
-            events.extend(_finish_deal(state))
+        apply_action(state, seat, choose(state, seat, legal(state, seat)))
         n += 1
         if n > max_actions:
             raise RuntimeError(f"{state.game}: the deal did not end after {max_actions} actions")
+    state.version += n
+    _finish_deal(state)
     return state

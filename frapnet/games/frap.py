@@ -6,6 +6,7 @@ rules such as five-card Frap (F26, frapnet/house_rules/five_card_frap.py) can ch
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from frapnet.cards import ALL_CARDS, card_key, card_text, format_card, pack as make_pack, rank_of, SUIT_SYMBOLS
@@ -192,11 +193,16 @@ _CARD_KEY = {c: card_key(c) for c in ALL_CARDS}.__getitem__
 
 
 def _buy_actions(hand, talon):
-    hand = sorted(hand, key=card_key)
+    """F15: every ``buy`` of 0…min(hand, talon) cards (tuples sorted by card_key)."""
+    return _buy_table(tuple(sorted(hand, key=_CARD_KEY)), min(len(hand), talon))
+
+
+@lru_cache(maxsize=8192)
+def _buy_table(hand, k):
     out = []
-    for k in range(min(len(hand), talon) + 1):
-        out += [("buy", c) for c in combinations(hand, k)]
-    return out
+    for j in range(k + 1):
+        out += [("buy", c) for c in combinations(hand, j)]
+    return tuple(out)
 
 
 def _follow_cards(d, hand):
@@ -222,8 +228,15 @@ def play_options(state, d, seat):
 def frapnet_legal_actions(state, seat):
     d = state.deal
     ph = d.phase
-    if ph == PLAY and seat == d.turn and d.looked[seat]:  # the hot path of every playout
-        return [_PLAY[c] for c in sorted(play_options(state, d, seat), key=_CARD_KEY)]
+    if ph == PLAY and seat == d.turn and d.looked[seat]:  # the hot path of every playout (F20 inlined)
+        cards = d.hands[seat]
+        trick = d.trick
+        if trick and state.options["revoke"] != "penalize":
+            led = trick[0][1][-1]
+            cards = [c for c in cards if c[-1] == led] or [c for c in cards if c[-1] == d.trump] or cards
+        if len(cards) == 1:
+            return [_PLAY[cards[0]]]
+        return [_PLAY[c] for c in sorted(cards, key=_CARD_KEY)]
     if ph == DONE:
         return []
     out = [] if d.looked[seat] else [("look",)]
@@ -959,5 +972,7 @@ def frapnet_view_ui(state, seat, lang):
     if state.reports:
         out["report"] = report_columns(state.reports[-1], lang)
     return out
+
+
 # --- computer players (issue #8): the sampler and the policy live in their own module ----------
 from frapnet.games.frap_bots import frapnet_policy, frapnet_sample_deal  # noqa: E402,F401

@@ -2,8 +2,10 @@
 it has taken over (design.md principle 5; docs/hosting.md "Dropped connections").
 
 The computer player is handed in as a *chooser* — ``choose(view, level, rng) -> action list``
-over the seat's view, the same one a client gets (frapnet.hosting passes
-:func:`frapnet.bots.strategy.choose`); without one, :func:`random_choice`. Time is an
+over the seat's view, the same one a client gets (frapnet.hosting passes a
+:class:`frapnet.bots.players.SeatPlayers`, made by ``frapnet.bots.make_player``); without one,
+:func:`random_choice`. A chooser with ``observe(view, level)`` is shown every taken-over seat's
+view after every change, so it remembers the deal. Time is an
 ``IReactorTime`` (``callLater``), so tests drive it with ``twisted.internet.task.Clock``.
 """
 from __future__ import annotations
@@ -66,6 +68,14 @@ class Takeover:
         t = self.table
         if t.finished or t.state.phase != engine.DEAL:
             return
+        observe = getattr(self.choose, "observe", None)  # a player that remembers (issue #8)
+        if observe is not None:
+            for s in t.seats:
+                if s.takeover:
+                    try:
+                        observe(engine.view(t.state, s.index), self.level)
+                    except Exception:  # noqa: BLE001 - a player's bug must not stall the table
+                        log.failure("takeover player could not take in a view")
         for seat in t.state.to_act:
             if t.seats[seat].takeover and seat not in self._calls:
                 self._calls[seat] = self.clock.callLater(self.delay, self._move, seat, t.state.version)
