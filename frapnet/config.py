@@ -34,7 +34,7 @@ from frapnet import paths
 from frapnet.errors import FrapnetError
 
 LANGUAGES = ("en", "ru")
-LEVELS = ("random", "basic")
+LEVELS = ("random", "basic", "expert")  # frapnet.bots.levels
 MAX_CONFIG_BYTES = 1 << 20  # a config file is a few lines; refuse anything past 1 MB
 
 
