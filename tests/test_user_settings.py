@@ -64,7 +64,7 @@ def test_no_config_file_is_no_settings(cfg_home):
 
 @pytest.mark.parametrize("text, key, problem", [
     ('language = "de"', "language", 'must be "en" or "ru", not "de"'),
-    ('level = "expert"', "level", 'must be "random" or "basic", not "expert"'),
+    ('level = "genius"', "level", 'must be "random" or "basic" or "expert", not "genius"'),
     ("name = 7", "name", "must be a string, not a number"),
     ('langauge = "ru"', "langauge", "unknown key (known here: name, language, level, table, options)"),
     ("[table]\nplayers = 1", "table.players", "must be at least 2, not 1"),
