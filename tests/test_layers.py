@@ -34,7 +34,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "house_rules": {"cards", "errors", "hookspecs", "engine", "games"},  # built-in house-rule plugins
     "config": RULES | {"frapnet"},  # the user's config file
     "record": BASE | {"frapnet", "engine", "plugins"},
-    "testing": RULES | {"frapnet"},
+    "testing": RULES | {"frapnet", "bots"},  # check_sampler/check_policy replay a game's samples (issue #8)
     "net": RULES | {"frapnet"},
     "bots": RULES | {"frapnet", "net"},
     "tui": {"frapnet", "cards", "errors", "paths", "net"},
