@@ -19,6 +19,7 @@ from frapnet.hookspecs import hookimpl
 
 from frapnet_napoleon import __version__  # noqa: F401  (shown by `frapnet plugins`)
 from frapnet.engine.state import DealBase
+from frapnet_napoleon.bots import frapnet_policy, frapnet_sample_deal  # noqa: F401  (computer players, issue #8)
 
 PLUGIN_NAME = "napoleon"
 FRAPNET_API = 1
@@ -71,14 +72,16 @@ class NapoleonDeal(DealBase):
       discarded card (N5; hidden from every other seat), ``bought`` True once ``buy`` is done.
     - Play (N6): ``trump`` (suit letter of the first lead, None before it), ``trick`` (list of
       ``(seat, card)``), ``leader``, ``tricks`` per seat, ``played`` (tricks complete),
-      ``last_trick``/``last_winner``.
+      ``last_trick``/``last_winner``; ``played_cards`` (every card played, in order) and
+      ``voids[s]`` (suit letters seat s has shown it lacks), public memory for computer players.
     - End: ``outcome`` (None while unfinished, ``"played"`` or ``"thrown_in"``), ``made``
       (bool or None), ``payments`` (per seat, chips moved at settlement), ``to_treasure``.
     """
 
     __slots__ = ("n", "dealer", "deck", "talon_pos", "hands", "phase", "turn", "active", "calls", "top",
                  "holder", "declarer", "bid", "discard", "bought", "trump", "trick", "leader", "tricks",
-                 "played", "last_trick", "last_winner", "outcome", "made", "payments", "to_treasure")
+                 "played", "last_trick", "last_winner", "outcome", "made", "payments", "to_treasure",
+                 "played_cards", "voids")
 
     def clone(self) -> "NapoleonDeal":
         """A copy sharing nothing mutable (tuples and strings are shared)."""
@@ -109,6 +112,8 @@ class NapoleonDeal(DealBase):
         new.made = self.made
         new.payments = self.payments
         new.to_treasure = self.to_treasure
+        new.played_cards = self.played_cards[:]
+        new.voids = self.voids[:]
         return new
 
 
@@ -180,6 +185,8 @@ def frapnet_deal(state, deck, dealer):
     d.made = None
     d.payments = None
     d.to_treasure = 0
+    d.played_cards = []  # public memory for computer players: every card played, in order
+    d.voids = [""] * n   # public: suits each seat has shown it lacks (N6), e.g. "HS"
     state.deal = d
     state.to_act = (dealer,)
     return [{"type": "deal", "dealer": dealer, "deal_no": state.deal_no, "stake": stake, "pot": state.pot,
@@ -372,11 +379,18 @@ def _play(state, d, seat, action):
                 raise RuleError("N6", f"must follow suit {SUIT_SYMBOLS[led]}")
             if suit != d.trump and any(c[-1] == d.trump for c in hand):
                 raise RuleError("N6", f"void in {SUIT_SYMBOLS[led]}: must play a trump {SUIT_SYMBOLS[d.trump]}")
+            v = d.voids[seat]  # a void shown (N6): none of the suit led, nor of trumps unless it trumps
+            if led not in v:
+                v += led
+            if suit != d.trump and d.trump not in v:
+                v += d.trump
+            d.voids[seat] = v
     elif d.trump is None:  # N6: the suit of the declarer's first lead is trump
         d.trump = card[-1]
         events.append({"type": "trump", "seat": seat, "suit": d.trump})
     hand.remove(card)
     trick.append((seat, card))
+    d.played_cards.append(card)
     events.insert(0, {"type": "play", "seat": seat, "card": card})
     n = d.n
     if len(trick) < n:  # N6: everybody plays, passed players included

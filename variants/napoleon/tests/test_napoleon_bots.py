@@ -1,0 +1,97 @@
+"""Napoleon's computer-player hooks (issue #8): the sampler reproduces every view a seat had and
+respects the voids it saw (N6), the policy is legal and reads only the seat's knowledge, and the
+policy's game knowledge on fixed decks: bid ``napoleon`` (N8) and ``here`` (N4) when they pay,
+buy away the weakest side card (N5), lead trumps from the top and defend as one side (N6)."""
+from __future__ import annotations
+
+import random
+
+from frapnet import engine
+from frapnet.cards import pack
+from frapnet.testing import check_policy, check_sampler
+
+
+def deck_for(hands, dealer, talon=()):
+    """A 36-card deck dealing ``hands[s]`` to seat s under N3, ``talon`` on top of the talon."""
+    n = len(hands)
+    deck = [None] * (5 * n)
+    for s, h in enumerate(hands):
+        for j, c in enumerate(h):
+            deck[j * n + (s - dealer - 1) % n] = c
+    used = {c for h in hands for c in h} | set(talon)
+    return deck + list(talon) + [c for c in pack(36) if c not in used]
+
+
+def table(hands, dealer=0, actions=(), **options):
+    st = engine.new_match("napoleon", len(hands), options or None)
+    st, _ = engine.start_deal(st, deck_for(hands, dealer), dealer)
+    for a in actions:
+        st, _ = engine.apply(st, a[0], tuple(a[1:]))
+    return st
+
+
+def policy(st):
+    seat = st.to_act[0]
+    return st.rules.policy(st, seat, engine.legal_actions(st, seat), random.Random(1))
+
+
+def test_sampler_napoleon_views_and_voids():
+    """N3–N6: every sample replays to the seat's own views (calls, the buy, tricks), and a seat
+    that did not follow suit (or trump) gets none of that suit."""
+    check_sampler("napoleon", 4, deals=12, samples=2, seed=1)
+    check_sampler("napoleon", 3, deals=6, samples=2, seed=2)
+
+
+def test_policy_napoleon_legal_and_view_only():
+    check_policy("napoleon", 4, decisions=1500, seed=1)
+
+
+HANDS = [["AS", "KS", "QS", "JS", "AH"], ["6H", "7H", "6D", "7D", "6C"], ["8H", "9H", "8D", "9D", "7C"],
+         ["10H", "JH", "10D", "JD", "8C"]]
+
+
+def test_bids_napoleon_with_a_five_trick_hand():
+    """N4/N8: the dealer, first to speak with A K Q J of spades and the A♥, bids for Napoleon
+    (all five tricks and the treasure) rather than a plain bid."""
+    assert policy(table(HANDS)) == ("napoleon",)
+
+
+def test_dealer_says_here_when_the_top_bid_pays():
+    """N4: the dealer alone may take the top bid at the same number (here); with about three
+    tricks (A K Q of spades) it takes seat 1's bid of three instead of bidding four."""
+    hands = [["AS", "KS", "QS", "7H", "6D"], ["AH", "KH", "QH", "AC", "6C"], ["8H", "9H", "8D", "9D", "7C"],
+             ["10H", "JH", "10D", "JD", "8C"]]
+    st = table(hands, actions=[(0, "bid", 1), (1, "bid", 3), (2, "pass"), (3, "pass")])
+    assert st.to_act == (0,)
+    assert ("here",) in engine.legal_actions(st, 0)
+    assert policy(st) == ("here",)
+
+
+def test_weak_hand_passes():
+    """N4: with no ace, no king and no long suit a seat passes."""
+    st = table(HANDS, actions=[(0, "bid", 1)])
+    assert policy(st) == ("pass",)
+
+
+def test_declarer_buys_away_its_weakest_side_card_and_leads_trump_from_the_top():
+    """N5: the declarer exchanges its weakest card outside its trump suit; N6: its first lead is
+    the top card of that suit, which becomes trump."""
+    hands = [["AS", "KS", "QS", "7H", "6D"], ["6H", "8H", "7D", "9D", "6C"], ["8D", "9H", "7S", "8S", "7C"],
+             ["10H", "JH", "10D", "JD", "8C"]]
+    st = table(hands, actions=[(0, "bid", 3), (1, "pass"), (2, "pass"), (3, "pass")])
+    assert st.deal.declarer == 0
+    assert policy(st) == ("buy", ("6D",))
+    st, _ = engine.apply(st, 0, ("buy", ("6D",)))
+    assert policy(st) == ("play", "AS")
+
+
+def test_defender_does_not_overtake_a_partner_who_beats_the_declarer():
+    """N6: the defenders play as one side — with the declarer already beaten by a partner's card
+    in the trick, a defender plays its lowest card, not its ace."""
+    hands = [["AS", "KS", "QS", "7H", "6D"], ["KH", "8H", "7D", "9D", "6C"], ["AH", "6H", "7S", "8S", "7C"],
+             ["10H", "JH", "10D", "JD", "8C"]]
+    st = table(hands, actions=[(0, "bid", 2), (1, "pass"), (2, "pass"), (3, "pass"), (0, "buy", ()),
+                               (0, "play", "AS"), (1, "play", "6C"), (2, "play", "7S"), (3, "play", "8C"),
+                               (0, "play", "7H"), (1, "play", "KH")])
+    assert st.to_act == (2,)
+    assert policy(st) == ("play", "6H")
