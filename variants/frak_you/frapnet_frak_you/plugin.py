@@ -19,6 +19,7 @@ from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
 from frapnet.engine.state import DealBase
+from frapnet_frak_you.bots import frapnet_deal_result, frapnet_policy, frapnet_sample_deal  # noqa: F401  (issue #8)
 
 PLUGIN_NAME = "frak_you"
 FRAPNET_API = 1
@@ -94,11 +95,13 @@ class FrakDeal(DealBase):
       (False when K10 put it into the hand).
     - ``led``: whether any card has been played in this deal (K4 governs the first lead);
       ``must_lead``: ``"2C"`` when the first lead must be the 2♣ (option two_of_clubs).
+    - ``voids[s]``: suits seat s has shown it lacks by not following (K5), public memory for
+      computer players (cards taken back into a hand, K9/K10, may refill a suit).
     """
 
     __slots__ = ("n", "dealer", "hand_size", "set_aside", "hands", "phase", "direction", "chosen", "received",
                  "active", "out_order", "losers", "trick", "leader", "turn", "piles", "last_winner", "last_laid",
-                 "last_trick", "played", "led", "must_lead", "outcome")
+                 "last_trick", "played", "led", "must_lead", "outcome", "voids")
 
     def clone(self) -> "FrakDeal":
         """A copy sharing nothing mutable (tuples are shared)."""
@@ -126,6 +129,7 @@ class FrakDeal(DealBase):
         new.led = self.led
         new.must_lead = self.must_lead
         new.outcome = self.outcome
+        new.voids = self.voids[:]
         return new
 
 
@@ -193,6 +197,7 @@ def frapnet_deal(state, deck, dealer):
     d.led = False
     d.must_lead = None
     d.outcome = None
+    d.voids = [""] * n  # public: suits each seat has shown it lacks (K5), e.g. "HS"
     state.deal = d
     events = [{"type": "deal", "dealer": dealer, "deal_no": state.deal_no, "hand_size": size,
                "set_aside": len(d.set_aside), "passing": d.direction}]
@@ -332,8 +337,11 @@ def _play(state, d, seat, card):
         raise RuleError("K4", f"the holder of {_sym(d.must_lead)} must lead it")
     if d.trick:
         led = d.trick[0][1][-1]
-        if card[-1] != led and any(c[-1] == led for c in hand):
-            raise RuleError("K5", f"must follow suit {SUIT_SYMBOLS[led]}")
+        if card[-1] != led:
+            if any(c[-1] == led for c in hand):
+                raise RuleError("K5", f"must follow suit {SUIT_SYMBOLS[led]}")
+            if led not in d.voids[seat]:  # a void shown (K5), public memory for computer players
+                d.voids[seat] += led
     hand.remove(card)
     d.led = True
     d.trick.append((seat, card))
