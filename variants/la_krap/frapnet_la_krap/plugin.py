@@ -198,13 +198,14 @@ class LaKrapDeal(DealBase):
       ``must_lead``: the two declared cards the next lead must come from, or None.
     - ``declared[s]``: suits seat s declared, in order; ``kq_held[s]``: declared K/Q cards still
       in its hand (a tuple; no card serves in two declarations).
-    - ``trick``: ``[(seat, card), …]``; ``tricks[s]``: tricks taken; ``played``: tricks done.
+    - ``trick``: ``[(seat, card), …]``; ``tricks[s]``: tricks taken; ``played``: tricks done;
+      ``played_cards``: every card played, in order (public memory for computer players).
     """
 
     __slots__ = ("n", "dealer", "talon", "talon_pos", "turn_up", "pushed", "trump", "eff", "team_cards",
                  "sides", "down", "team", "discards", "exchanged", "phase", "turn", "window", "must_lead",
                  "declared", "kq_held", "trick", "leader", "tricks", "played", "last_trick", "last_winner",
-                 "last_neutralised", "deal_points")
+                 "last_neutralised", "deal_points", "played_cards")
 
     def clone(self) -> "LaKrapDeal":
         """A copy sharing nothing mutable (tuples and the ``eff`` map are shared, never mutated)."""
@@ -237,6 +238,7 @@ class LaKrapDeal(DealBase):
         new.last_winner = self.last_winner
         new.last_neutralised = self.last_neutralised
         new.deal_points = self.deal_points
+        new.played_cards = self.played_cards[:]
         return new
 
 
@@ -329,6 +331,7 @@ def frapnet_deal(state, deck, dealer):
     d.last_winner = None
     d.last_neutralised = None
     d.deal_points = None
+    d.played_cards = []  # public memory for computer players: every card played, in order
     state.deal = d
     state.to_act = (d.turn,)
     return [{"type": "deal", "dealer": dealer, "deal_no": state.deal_no, "turn_up": turn_up,
@@ -519,6 +522,7 @@ def _play(state, d, seat, card):
     d.window = False
     d.must_lead = None
     trick.append((seat, card))
+    d.played_cards.append(card)
     events = [{"type": "play", "seat": seat, "card": card}]
     if len(trick) < d.n:
         d.turn = (seat + 1) % d.n
@@ -859,3 +863,7 @@ def frapnet_view_ui(state, seat, lang):
         out["report"] = {"columns": [{"title": t["tricks"], "cells": [str(x) for x in r.get("tricks") or [0] * n]},
                                      {"title": t["deal_points"], "cells": [f"+{x}" for x in dp]}], "notes": []}
     return out
+
+
+# computer players (issue #8): imported last, as they use this module's names
+from frapnet_la_krap.bots import frapnet_policy, frapnet_sample_deal  # noqa: E402,F401

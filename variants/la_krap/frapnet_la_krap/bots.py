@@ -1,0 +1,445 @@
+"""La Krap's computer-player knowledge (issue #8): the sampler and the fast policy (``basic``).
+
+- :func:`frapnet_sample_deal` rebuilds the deal from a seat's views — the turn-up and the jokers
+  or 5♣ put back into the talon (L6), every exchange (L7: its own discards and draws, the others'
+  counts), declarations (L10) and every card played (L8) — and places the cards it has not seen:
+  other seats' face-down cards avoid the suits they have shown they lack (L8, jokers counting as
+  the turn-up suit), hold the K and Q each declared (L10), and no face-down copy of a team card
+  the seat played (L7: the face-down copy goes first); cards others drew come from the talon's
+  known positions (a put-back joker stays where L6 put it).
+- :func:`frapnet_policy`: exchanges its weak face-down cards (L7; keeps trumps, jokers, aces and
+  tens, K+Q pairs, the 2s and the 5♣), declares K+Q whenever it may (L10: +5 for its side — the
+  declaration is offered before any lead), and plays by La Krap's own order (L3) through the
+  table's trick-winning hook, so neutralising (L11: a twin card, a 2, the 5♣) is judged exactly:
+  it makes its side (L5) win the trick as cheaply as it can, leaves a partner's winning card alone,
+  and throws its least useful card when the trick is lost. It reads only the seat's own hand and
+  public facts (team cards, tricks, declarations, the cards played).
+
+Seats 0…n−1 clockwise. Pure; no I/O.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from frapnet.cards import card_key
+from frapnet.games.hidden import place
+from frapnet.hookspecs import hookimpl
+
+from frapnet_la_krap import plugin as P
+
+MAX_EXCHANGE = 6
+_PACK_COUNT = Counter(P.PACK)
+
+
+def _distinct(observations):
+    out = []
+    for v in observations:
+        if out and v.get("version") == out[-1].get("version"):
+            continue
+        out.append(v)
+    return out
+
+
+def _led(trick, eff):
+    first = trick[0][1]
+    if first == P.FIVE:
+        return eff[trick[1][1]] if len(trick) > 1 else None
+    return eff[first]
+
+
+def read_deal(observations, seat):
+    """What ``seat`` knows of the current deal from its views, or None if they do not start at the
+    deal's start or have a gap: ``actions`` (``None`` for another seat's hidden discards), the
+    exchanges ``draws[s] = (first talon position, count)``, ``drawn`` (this seat's drawn cards),
+    ``played_down[s]`` (cards s played from its face-down cards), ``voids[s]`` (L8),
+    ``no_copy[s]`` (cards s has no face-down copy of, L7), ``need[s]`` (cards s must still hold
+    after its declarations, L10)."""
+    views = _distinct(observations)
+    v0 = views[0]
+    if v0["phase"] != "exchange" or any(x["exchanged"] for x in v0["seats"]):
+        return None
+    n = v0["players"]
+    eff = P._EFF_CACHE[v0["turn_up"][-1]]
+    actions = []
+    draws = {}
+    pos = 0
+    drawn = []
+    discards = []
+    played_down = [[] for _ in range(n)]
+    voids = [""] * n
+    no_copy = [set() for _ in range(n)]
+    held = [[] for _ in range(n)]       # declared K/Q still in hand (as the engine's kq_held)
+    need = [Counter() for _ in range(n)]  # lower bounds on the hand, from declarations (L10)
+    played_since = [Counter() for _ in range(n)]
+    reqs = [[] for _ in range(n)]         # (required Counter at the time, played-since snapshot)
+    trick = []
+    for a, b in zip(views, views[1:]):
+        if b["version"] != a["version"] + 1:
+            return None
+        s = a["turn"]
+        if a["phase"] == "exchange":
+            k = a["talon"] - b["talon"]
+            draws[s] = (pos, k)
+            pos += k
+            if s == seat:
+                discards = list(b["discards"])
+                left = Counter(a["face_down"])
+                left.subtract(discards)
+                got = Counter(b["face_down"])
+                got.subtract(left)
+                drawn = sorted(got.elements(), key=card_key)
+                actions.append([s, "exchange", discards])
+            else:
+                actions.append([s, "exchange", None])
+            continue
+        before = a["seats"][s]
+        after = b["seats"][s]
+        if len(after["declarations"]) > len(before["declarations"]):
+            suit = after["declarations"][-1]
+            k, q = "K" + suit, "Q" + suit
+            req = Counter(held[s])
+            req[k] += 1
+            req[q] += 1
+            reqs[s].append((req, Counter(played_since[s])))
+            held[s] += [k, q]
+            actions.append([s, "declare", suit])
+            continue
+        card = b["trick"][-1][1] if len(b["trick"]) > len(a["trick"]) else b["last_trick"][-1][1]
+        actions.append([s, "play", card])
+        if s != seat:
+            if before["team_card"] == card and after["team_card"] is None:
+                no_copy[s].add(card)  # L7: it had no face-down copy, or that would have gone first
+            else:
+                played_down[s].append(card)
+            if trick:
+                led = _led(trick, eff)
+                if led is not None and eff[card] != led and led not in voids[s]:
+                    voids[s] += led
+        if card in held[s]:
+            held[s].remove(card)
+        played_since[s][card] += 1
+        trick.append((s, card))
+        if len(b["trick"]) <= len(a["trick"]):
+            trick = []
+    for s in range(n):
+        for req, snap in reqs[s]:
+            since = played_since[s] - snap
+            for c, m in req.items():
+                left = m - since[c]
+                if left > need[s][c]:
+                    need[s][c] = left
+    return {"n": n, "dealer": v0["dealer"], "actions": actions, "draws": draws, "drawn": drawn,
+            "discards": discards, "played_down": played_down, "voids": voids, "no_copy": no_copy,
+            "need": need, "eff": eff, "first": v0, "last": views[-1]}
+
+
+def talon_tokens(n, pushed):
+    """L6 inverted: for a deal whose turn-ups put ``pushed`` back into the talon, the deck index
+    (top first) of each talon position, and the deck indices of the pushed cards."""
+    k = len(pushed)
+    talon = list(range(7 * n + 1, 72))
+    turn = 7 * n
+    for _ in range(k):
+        talon.insert(len(talon) // 2, turn)
+        turn = talon.pop(0)
+    return talon
+
+
+_CACHE: dict = {}
+
+
+@hookimpl
+def frapnet_sample_deal(state, seat, observations, rng):
+    """La Krap's sampler (L4 layout, L6–L10; see the module docstring). Returns a deal sample
+    (``dealer``, ``deck``, ``actions``, ``before``) or None."""
+    key = (seat, len(observations))
+    k = _CACHE.get(key)
+    if k is None or k[0] is not observations[-1]:
+        know = read_deal(observations, seat)
+        _CACHE.clear()
+        _CACHE[key] = (observations[-1], know)
+    else:
+        know = k[1]
+    if know is None:
+        return None
+    n = know["n"]
+    first, last = know["first"], know["last"]
+    eff = know["eff"]
+    me = seat
+    team = [x["dealt_team_card"] for x in first["seats"]]
+    pushed = list(first["pushed"])
+    tokens = talon_tokens(n, pushed)
+    push_at = {}  # talon position -> pushed card (L6)
+    for i, c in enumerate(pushed):
+        push_at[tokens.index(7 * n + i)] = c
+    # every card whose place this seat knows
+    seen = Counter(first["face_down"]) + Counter(team) + Counter(pushed) + Counter([first["turn_up"]])
+    seen += Counter(know["drawn"])
+    drawn_push = {}
+    for s, (p0, cnt) in know["draws"].items():
+        drawn_push[s] = [push_at[p] for p in range(p0, p0 + cnt) if p in push_at]
+    for s in range(n):
+        if s != me:
+            seen += Counter(know["played_down"][s])
+    # a pushed card this seat drew is in ``drawn`` and in ``pushed``: count it once; so is a pushed
+    # card another seat drew and played (in ``pushed`` and in ``played_down``)
+    if me in drawn_push:
+        seen -= Counter(drawn_push[me])
+    known_now = {}  # pushed cards another seat drew and still holds
+    for s in range(n):
+        if s == me:
+            continue
+        dp, pd = Counter(drawn_push.get(s, ())), Counter(know["played_down"][s])
+        seen -= dp & pd
+        known_now[s] = dp - pd
+    pool = Counter(P.PACK)
+    pool.subtract(seen)
+    if any(v < 0 for v in pool.values()):
+        return None
+    # the required K/Q of declarations go to their declarer first (L10)
+    hidden = {}
+    slots = []
+    others = [s for s in range(n) if s != me]
+    for s in others:
+        sl = last["seats"][s]
+        down_now = sl["cards"] - (1 if sl["team_card"] is not None else 0)
+        req = Counter(know["need"][s])
+        if sl["team_card"] is not None and req[sl["team_card"]]:
+            req[sl["team_card"]] -= 1
+        req -= known_now[s]
+        req = +req
+        for c, m in req.items():
+            if pool[c] < m:
+                return None
+            pool[c] -= m
+        hidden[s] = list(req.elements())
+        cnt = down_now - sum(known_now[s].values()) - len(hidden[s])
+        if cnt < 0:
+            return None
+        void, banned = know["voids"][s], know["no_copy"][s]
+        ok = None
+        if void or banned:
+            ok = (lambda c, void=void, banned=banned: eff[c] not in void and c not in banned)
+        slots.append((cnt, ok))
+    got = place(list(pool.elements()), slots, rng)
+    if got is None:
+        return None
+    filled, rest = got
+    talon = [None] * len(tokens)
+    for p, c in push_at.items():
+        talon[p] = c
+    down0 = {me: list(first["face_down"])}
+    for s, cards in zip(others, filled):
+        post = know["played_down"][s] + list(known_now[s].elements()) + hidden[s] + cards
+        if s in know["draws"]:
+            p0, cnt = know["draws"][s]
+            post_c = Counter(post)
+            post_c.subtract(drawn_push[s])
+            free = list(post_c.elements())
+            rng.shuffle(free)
+            for p in range(p0, p0 + cnt):
+                if p not in push_at:
+                    talon[p] = free.pop()
+            kept = free
+            x = [rest.pop() for _ in range(cnt)]
+            down0[s] = kept + x
+            know_x = x
+        else:
+            down0[s] = post
+            know_x = None
+        hidden[s] = know_x
+    if me in know["draws"]:
+        p0, cnt = know["draws"][me]
+        mine = Counter(know["drawn"])
+        mine.subtract(drawn_push[me])
+        mine = list(mine.elements())
+        for p in range(p0, p0 + cnt):
+            if p not in push_at:
+                talon[p] = mine.pop()
+    for p in range(len(talon)):
+        if talon[p] is None:
+            talon[p] = rest.pop()
+    dealer = know["dealer"]
+    deck = [None] * 72
+    for s in range(n):
+        i = (s - dealer - 1) % n
+        d = down0[s]
+        for r in range(3):
+            k2 = 2 * (r * n + i)
+            deck[k2], deck[k2 + 1] = d[2 * r], d[2 * r + 1]
+        deck[6 * n + i] = team[s]
+    deck[7 * n + len(pushed)] = first["turn_up"]
+    for p, tok in enumerate(tokens):
+        deck[tok] = talon[p]
+    actions = [a if a[2] is not None else [a[0], "exchange", sorted(hidden[a[0]], key=card_key)]
+               for a in know["actions"]]
+    return {"dealer": dealer, "deck": deck, "actions": actions,
+            "before": {"balances": list(first["balances"]), "pot": first["pot"], "match": {}}}
+
+
+# --- policy -------------------------------------------------------------------------------------
+
+_RANK = P._RANK
+
+
+def keep_value(card, trump, eff, hand):
+    """How much a face-down card is worth keeping (L7): jokers and the 5♣ most (L6, L11c), then
+    trumps, aces and tens (L3), a K or Q with its partner (L10), the 2s (L11b); plain 7–J least."""
+    if card in P.JOKERS:
+        return 10
+    if card == P.FIVE:
+        return 9
+    r = card[:-1]
+    if trump is not None and eff[card] == trump:
+        return 6 + _RANK[card] / 2
+    if r == "A":
+        return 8
+    if r == "10":
+        return 7
+    if r in ("K", "Q"):
+        other = ("Q" if r == "K" else "K") + card[-1]
+        return 7 if other in hand else 4
+    if r == "2":
+        return 5
+    return {"J": 3, "9": 2, "8": 1, "7": 0}[r]
+
+
+KEEP_AT = 5
+"""Face-down cards worth less than this (:func:`keep_value`) are exchanged (L7): plain 7–J and
+a K or Q without its partner (tuned like LAMBDA: 5 beat 4 and 6)."""
+
+
+def _exchange(d, seat, actions):
+    hand = d.hand(seat)
+    trump = d.trump
+    weak = sorted((c for c in d.down[seat] if keep_value(c, trump, d.eff, hand) < KEEP_AT),
+                  key=lambda c: keep_value(c, trump, d.eff, hand))
+    weak = weak[:min(MAX_EXCHANGE, d.talon_count)]
+    want = ("exchange", tuple(sorted(weak, key=card_key)))
+    return want if want in actions else None
+
+
+def strength(card, trump, eff, led):
+    """A card's power in a trick (L3, L9): trumps above the suit led, above everything else."""
+    s = eff[card]
+    r = _RANK[card]
+    if trump is not None and s == trump:
+        return 100 + r
+    if s == led:
+        return 50 + r
+    return r
+
+
+def spend_cost(card, trump, eff):
+    """What playing ``card`` gives up: its value for later tricks."""
+    if card == P.FIVE:
+        return 8.0
+    s = eff[card]
+    r = _RANK[card]
+    if trump is not None and s == trump:
+        return 4.0 + r * 0.4
+    return r * 0.35 + (0.8 if r == 0 else 0.0)  # a 2 is a tool (L11b)
+
+
+def _side(d, seat):
+    for side in d.sides:
+        if seat in side:
+            return side
+    return (seat,)
+
+
+def _unseen(d, seat):
+    """Cards ``seat`` has not seen (L2 pack minus its hand, the cards played, the turn-up and
+    the team cards on show), as a Counter, and their number."""
+    c = Counter(_PACK_COUNT)
+    c.subtract(d.played_cards)
+    c.subtract(d.hand(seat))
+    c[d.turn_up] -= 1
+    for s in range(d.n):
+        if s != seat and d.team[s] is not None:
+            c[d.team[s]] -= 1
+    for x in d.discards[seat]:
+        c[x] -= 1
+    return c
+
+
+def _beaters(card, trump, eff, led, unseen):
+    """How many unseen cards could take a trick that ``card`` is winning: a stronger card (L3, L9),
+    its twin or a 2 of its suit (L11a, L11b), the 5♣ (L11c)."""
+    s = eff[card]
+    st = strength(card, trump, eff, led)
+    n = 0
+    for x, m in unseen.items():
+        if m > 0 and (x == card or x == P.FIVE or (x[0] == "2" and x[-1] == s)
+                      or strength(x, trump, eff, led if s == led else s) > st):
+            n += m
+    return n
+
+
+def _play(state, d, seat, actions):
+    trick = d.trick
+    trump, eff = d.trump, d.eff
+    side = _side(d, seat)
+    plays = [a[1] for a in actions if a[0] == "play"]
+    winner = state.rules.trick_winner
+    t_side = sum(d.tricks[s] for s in side)
+    value = 2 * t_side + 1  # L12: a side's t-th trick is worth t² − (t−1)² = 2t − 1 points
+    if not trick:
+        unseen = _unseen(d, seat)
+
+        def lead_key(c):
+            if c == P.FIVE:
+                return (2, 0, 0)
+            b = _beaters(c, trump, eff, eff[c], unseen)
+            return (0 if b == 0 else 1, b, -strength(c, trump, eff, eff[c]) if b == 0 else 0)
+        return ("play", min(plays, key=lambda c: (lead_key(c), card_key(c))))
+    seats_in = {x for x, _ in trick}
+    to_come = [s for s in range(d.n) if s not in seats_in and s != seat]
+    opps = [s for s in to_come if s not in side]
+    locked = any(c == P.FIVE for _, c in trick[1:])
+    unseen = None
+    total = 0
+    best, best_score = None, None
+    beat_cache = {}
+    for c in dict.fromkeys(plays):
+        t = trick + [(seat, c)]
+        w = winner(state, t)
+        p = 0.0
+        if w in side:
+            if locked or c == P.FIVE or not opps:
+                p = 1.0
+            else:
+                wc = [x for s, x in t if s == w][-1]
+                if wc not in beat_cache:
+                    if unseen is None:
+                        unseen = _unseen(d, seat)
+                        total = max(1, sum(m for m in unseen.values() if m > 0))
+                    beat_cache[wc] = _beaters(wc, trump, eff, _led(t, eff), unseen)
+                h = beat_cache[wc]
+                p = 1.0
+                for o in opps:
+                    m = len(d.down[o]) + (d.team[o] is not None)
+                    p *= (1.0 - min(1.0, m / total)) ** h  # o holds none of the h beaters
+        score = value * p - LAMBDA * spend_cost(c, trump, eff)
+        if best_score is None or score > best_score:
+            best, best_score = c, score
+    return ("play", best)
+
+
+LAMBDA = 0.15
+"""Weight of a card's later use against the trick it may win now (tuned in duplicate deals
+against the old view-only player: 0.1–0.2 best, 0.5 and above worse)."""
+
+
+@hookimpl
+def frapnet_policy(state, seat, actions, rng):
+    """La Krap's ``basic`` (see the module docstring): exchange (L7), declare (L10), play (L8–L11)."""
+    d = state.deal
+    if d.phase == P.EXCHANGE:
+        return _exchange(d, seat, actions)
+    if d.phase == P.PLAY:
+        for a in actions:  # L10: +5 for the side; offered only before a lead, after winning a trick
+            if a[0] == "declare":
+                return a
+        return _play(state, d, seat, actions)
+    return None

@@ -1,0 +1,90 @@
+"""La Krap's computer-player hooks (issue #8): the sampler reproduces every view a seat had (the
+turn-up and put-back cards L6, exchanges L7, declarations L10, tricks and voids L8), the policy is
+legal and reads only the seat's knowledge, and its game knowledge on fixed decks: La Krap's rank
+order (L3), declaring K+Q before leading (L10), a 2 to neutralise a trick (L11b), and playing
+with its team (L5)."""
+from __future__ import annotations
+
+import random
+
+from frapnet import engine
+from frapnet.testing import check_policy, check_sampler
+
+from frapnet_la_krap.testing import fillers, keep_all, play, start
+
+
+def policy(st):
+    seat = st.to_act[0]
+    return st.rules.policy(st, seat, engine.legal_actions(st, seat), random.Random(1))
+
+
+def deal(down_given, team, turn_up="7D", avoid="HS"):
+    """4 players, dealer 3 (seat 0 exchanges first and leads); ``down_given[s]`` are some of
+    seat s's face-down cards, the rest plain cards of suits outside ``avoid``; everyone keeps
+    their cards (L7)."""
+    used = [c for d in down_given for c in d] + list(team)
+    fill = fillers(sum(6 - len(d) for d in down_given), set(avoid), used, turn_up)
+    down = []
+    for d in down_given:
+        k = 6 - len(d)
+        down.append(list(d) + fill[:k])
+        fill = fill[k:]
+    st, _ = start(4, down, list(team), turn_up)
+    return keep_all(st)
+
+
+ALONE = ["7D", "8D", "9D", "JD"]  # L5: every team card red — all on one team, so everyone plays alone
+
+
+def test_sampler_la_krap_views_exchanges_and_voids():
+    """L4, L6–L10: samples replay to the seat's views; voids, declared K+Q and drawn cards kept."""
+    check_sampler("la_krap", 4, deals=4, samples=1, seed=1)
+    check_sampler("la_krap", 3, deals=2, samples=1, seed=2)
+
+
+def test_policy_la_krap_legal_and_view_only():
+    check_policy("la_krap", 4, decisions=1000, seed=1)
+
+
+def test_exchanges_its_weak_face_down_cards():
+    """L7: plain 7–J and a lone K/Q go back to the talon; an ace, a ten, a K+Q pair, a 2 stay."""
+    st, _ = start(4, [["AH", "10S", "KC", "QC", "7H", "9S"], ["8C", "8C", "9C", "9C", "JC", "JC"], ["7C", "7C", "10C", "10C", "AC", "AC"],
+                      ["8H", "8H", "9H", "9H", "JH", "JH"]], ALONE, "7S")
+    assert st.to_act == (0,)
+    assert policy(st) == ("exchange", ("9S", "7H"))
+
+
+def test_declares_king_and_queen_before_leading():
+    """L10: having won a trick while holding K♠ and Q♠, it declares them (+5 for its side) — the
+    declaration is offered before any lead, so it is not skipped for a play."""
+    st = deal([["AH", "KS", "QS"], ["7H"], ["8H"], ["9H"]], ALONE)
+    st, _ = play(st, "AH", "7H", "8H", "9H")
+    assert st.to_act == (0,) and st.deal.window
+    assert policy(st) == ("declare", "S")
+
+
+def test_ten_ranks_above_king():
+    """L3: K, 10, A from low to high — over a K♥, holding Q♥ 10♥ 8♥, it wins with the 10♥ (an
+    ace-high player would see no heart above the K and throw the 8♥)."""
+    st = deal([["KH"], ["10H", "QH", "8H"], ["7H"], ["9H"]], ALONE)
+    st, _ = play(st, "KH")
+    assert st.to_act == (1,)
+    assert policy(st) == ("play", "10H")
+
+
+def test_a_two_neutralises_the_trick_it_cannot_otherwise_win():
+    """L11b: last to play after 9♥ and A♥, holding 2♥ 8♥ 10♥, it plays the 2♥: it neutralises
+    every earlier heart and stays live as the only heart, so it takes the trick (L9)."""
+    st = deal([["9H"], ["AH"], ["7H"], ["2H", "8H", "10H"]], ALONE)
+    st, _ = play(st, "9H", "AH", "7H")
+    assert st.to_act == (3,)
+    assert policy(st) == ("play", "2H")
+
+
+def test_does_not_overtake_its_partner():
+    """L5/L12: seats 1 and 3 are one team (black team cards); last to play, with its partner's 9♥
+    winning, it plays the 7♥ and keeps the A♥."""
+    st = deal([["8H"], ["9H"], ["7S"], ["AH", "7H"]], ["7D", "7C", "8D", "8C"])
+    assert [list(s) for s in st.deal.sides] == [[0, 2], [1, 3]]
+    st, _ = play(st, "8H", "9H", "7S")
+    assert policy(st) == ("play", "7H")
