@@ -24,6 +24,7 @@ from frapnet.games.hidden import place, suits_allowed
 from frapnet.hookspecs import hookimpl
 
 _PACK = make_pack(52)
+_RV = {c: rank_value(c) for c in _PACK}
 _OFF = {"left": 1, "right": -1, "across": 2}
 THREE_OF_CLUBS, ACE_OF_SPADES = "3C", "AS"
 
@@ -224,7 +225,7 @@ def danger(card):
     wins any trick without the A♠), the A♠ a little above the other aces."""
     if card == THREE_OF_CLUBS:
         return 30
-    return rank_value(card) + (1 if card == ACE_OF_SPADES else 0)
+    return _RV[card] + (1 if card == ACE_OF_SPADES else 0)
 
 
 def _pass(d, seat, actions):
@@ -266,17 +267,21 @@ def _play(state, d, seat, actions):
     cost = d.n if (last_card or swap) else 1.0
     if not trick:
         out = _out_cards(d, seat)
-        mine = set(hand)
+        out.update(hand)
+        rest = {"S": [], "H": [], "D": [], "C": []}  # ranks of the cards still in others' hands
+        for x in _PACK:
+            if x not in out:
+                rest[x[-1]].append(_RV[x])
 
         def lead_score(c):
             if c == THREE_OF_CLUBS:
                 return 100.0
-            higher = sum(1 for x in _PACK if x[-1] == c[-1] and rank_value(x) > rank_value(c)
-                         and x not in mine and x not in out)
+            v = _RV[c]
+            higher = sum(1 for r in rest[c[-1]] if r > v)
             void_all = all(c[-1] in d.voids[s] for s in active if s != seat)
             if higher == 0 or void_all:
-                return 50.0 + rank_value(c)  # it would win: the less the better
-            return rank_value(c) - 2.0 * higher
+                return 50.0 + v  # it would win: the less the better
+            return v - 2.0 * higher
         return ("play", min(cards, key=lambda c: (lead_score(c), c)))
     best, best_score = None, None
     for c in cards:

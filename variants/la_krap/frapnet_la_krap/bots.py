@@ -349,29 +349,43 @@ def _side(d, seat):
 
 
 def _unseen(d, seat):
-    """Cards ``seat`` has not seen (L2 pack minus its hand, the cards played, the turn-up and
-    the team cards on show), as a Counter, and their number."""
-    c = Counter(_PACK_COUNT)
-    c.subtract(d.played_cards)
-    c.subtract(d.hand(seat))
+    """Cards ``seat`` has not seen (L2 pack minus its hand, the cards played, the turn-up, the
+    team cards on show and its own discards), as a list of ``(card, copies, suit, rank)``."""
+    c = dict(_PACK_COUNT)
+    for x in d.played_cards:
+        c[x] -= 1
+    for x in d.hand(seat):
+        c[x] -= 1
     c[d.turn_up] -= 1
     for s in range(d.n):
         if s != seat and d.team[s] is not None:
             c[d.team[s]] -= 1
     for x in d.discards[seat]:
         c[x] -= 1
-    return c
+    eff = d.eff
+    return [(x, m, eff[x], _RANK[x]) for x, m in c.items() if m > 0]
 
 
 def _beaters(card, trump, eff, led, unseen):
     """How many unseen cards could take a trick that ``card`` is winning: a stronger card (L3, L9),
-    its twin or a 2 of its suit (L11a, L11b), the 5♣ (L11c)."""
+    its twin or a 2 of its suit (L11a, L11b), the 5♣ (L11c). ``unseen`` as :func:`_unseen`."""
     s = eff[card]
-    st = strength(card, trump, eff, led)
+    r = _RANK[card]
+    two = "2" + s
     n = 0
-    for x, m in unseen.items():
-        if m > 0 and (x == card or x == P.FIVE or (x[0] == "2" and x[-1] == s)
-                      or strength(x, trump, eff, led if s == led else s) > st):
+    if trump is not None and s == trump:  # only a higher trump beats a trump
+        for x, m, xs, xr in unseen:
+            if x == card or x == P.FIVE or x == two or (xs == trump and xr > r):
+                n += m
+        return n
+    own = s == led  # else a card winning off its suit (after a led 5♣): anything of its suit
+    for x, m, xs, xr in unseen:
+        if x == card or x == P.FIVE or x == two or xs == trump:
+            n += m
+        elif xs == s:
+            if xr > r or not own:
+                n += m
+        elif not own and xr > r:
             n += m
     return n
 
@@ -413,7 +427,7 @@ def _play(state, d, seat, actions):
                 if wc not in beat_cache:
                     if unseen is None:
                         unseen = _unseen(d, seat)
-                        total = max(1, sum(m for m in unseen.values() if m > 0))
+                        total = max(1, sum(x[1] for x in unseen))
                     beat_cache[wc] = _beaters(wc, trump, eff, _led(t, eff), unseen)
                 h = beat_cache[wc]
                 p = 1.0
