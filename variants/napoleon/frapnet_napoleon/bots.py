@@ -93,7 +93,46 @@ def read_deal(observations, seat):
         else:
             return None
     return {"n": n, "dealer": v0["dealer"], "actions": actions, "start": list(v0["hand"]), "played": played,
+            "claims": _claims(actions, n),
             "voids": voids, "bought": bought, "discard": discard, "first": v0, "last": views[-1]}
+
+
+TRIES = 8
+"""The sampler deals the unseen cards up to this many times, keeping the first deal in which every
+other seat's hand fits its calls (:func:`_fits`), else the one that fits most."""
+
+
+def _claims(actions, n):
+    """Per seat: the highest contract it called (rank 1…6; ``here`` takes the top bid), and
+    whether it passed without ever bidding while the top bid was below 2 (N4)."""
+    top = 0
+    out = [[0, False] for _ in range(n)]
+    for a in actions:
+        s, verb = a[0], a[1]
+        if verb == "bid":
+            top = a[2]
+        elif verb == "napoleon":
+            top = NAPOLEON
+        elif verb == "pass":
+            if out[s][0] == 0 and top < 2:
+                out[s][1] = True
+            continue
+        elif verb != "here":
+            continue
+        out[s][0] = max(out[s][0], top)
+    return out
+
+
+def _fits(hand, claim):
+    """Does a hand fit what its seat called? A bid of b: the policy's estimate makes b likely
+    enough to be bid (p ≥ 0.4); an early pass: a bid of 2 was not attractive (p < 0.8)."""
+    rank, passed = claim
+    if not rank and not passed:
+        return True
+    est = best_trump(hand)[1]
+    if rank:
+        return p_make(est, HAND if rank == NAPOLEON else rank) >= 0.4
+    return p_make(est, 2) < 0.8
 
 
 _CACHE: dict = {}
@@ -125,9 +164,18 @@ def frapnet_sample_deal(state, seat, observations, rng):
     others = [s for s in range(n) if s != seat]
     slots = [(last["seats"][s]["cards"], suits_allowed(know["voids"][s])) for s in others]
     hidden_buy = any(a[1] == "buy" and a[2] is None for a in know["actions"])
-    got = place(pool, slots, rng)
-    if got is None:
-        return None
+    claims = know["claims"]
+    got = None
+    best = -1
+    for _ in range(TRIES):  # inference from the auction (GIB): prefer hands that fit the calls
+        g = place(pool, slots, rng)
+        if g is None:
+            return None
+        fit = sum(_fits(know["played"][s] + cards, claims[s]) for s, cards in zip(others, g[0]))
+        if fit > best:
+            got, best = g, fit
+        if fit == len(others):
+            break
     filled, rest = got
     hands = {seat: list(know["start"])}
     talon_top = know["bought"]
