@@ -145,6 +145,11 @@ def talon_tokens(n, pushed):
     return talon
 
 
+TRIES = 6
+"""The sampler deals the unseen cards up to this many times, keeping the first deal in which every
+seat that exchanged k cards holds at least 6 − k cards worth keeping (``keep_value``), else the
+one that fits most: ``basic`` and most people exchange only weak cards (L7)."""
+
 _CACHE: dict = {}
 
 
@@ -221,9 +226,25 @@ def frapnet_sample_deal(state, seat, observations, rng):
         if void or banned:
             ok = (lambda c, void=void, banned=banned: eff[c] not in void and c not in banned)
         slots.append((cnt, ok))
-    got = place(list(pool.elements()), slots, rng)
-    if got is None:
-        return None
+    trump = None if first["turn_up"][:-1] not in P.TRUMP_RANKS else first["turn_up"][-1]
+    cards_pool = list(pool.elements())
+    got, best = None, -1
+    for _ in range(TRIES):  # inference from the exchanges: a seat keeps only strong cards (L7)
+        g = place(cards_pool, slots, rng)
+        if g is None:
+            return None
+        fit = 0
+        for s, cards in zip(others, g[0]):
+            if s in know["draws"]:
+                post = know["played_down"][s] + list(known_now[s].elements()) + hidden[s] + cards
+                strong = sum(1 for c in post if keep_value(c, trump, eff, post) >= KEEP_AT)
+                fit += strong >= 6 - know["draws"][s][1]
+            else:
+                fit += 1
+        if fit > best:
+            got, best = g, fit
+        if fit == len(others):
+            break
     filled, rest = got
     talon = [None] * len(tokens)
     for p, c in push_at.items():
@@ -237,11 +258,13 @@ def frapnet_sample_deal(state, seat, observations, rng):
             post_c.subtract(drawn_push[s])
             free = list(post_c.elements())
             rng.shuffle(free)
-            for p in range(p0, p0 + cnt):
+            free.sort(key=lambda c: keep_value(c, trump, eff, post) >= KEEP_AT, reverse=True)
+            for p in range(p0, p0 + cnt):  # weak cards were drawn, not kept (L7)
                 if p not in push_at:
                     talon[p] = free.pop()
             kept = free
-            x = [rest.pop() for _ in range(cnt)]
+            rest.sort(key=lambda c: keep_value(c, trump, eff, post) < KEEP_AT)  # shuffled; weak last
+            x = [rest.pop() for _ in range(cnt)]  # it discarded weak cards
             down0[s] = kept + x
             know_x = x
         else:
