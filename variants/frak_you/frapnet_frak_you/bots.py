@@ -138,11 +138,12 @@ _CACHE: dict = {}
 def frapnet_sample_deal(state, seat, observations, rng):
     """Frak You's sampler (K2 layout, K3 passes, K5 voids, K9/K10; see the module docstring).
     Returns a deal sample (``dealer``, ``deck``, ``actions``, ``before``) or None."""
-    key = (seat, len(observations))
+    key = (seat, len(observations), id(observations[-1]))
     k = _CACHE.get(key)
     if k is None or k[0] is not observations[-1]:
         know = read_deal(observations, seat, state.options["pile"])
-        _CACHE.clear()
+        if len(_CACHE) >= 32:  # one entry per player and decision; a search asks many times
+            _CACHE.clear()
         _CACHE[key] = (observations[-1], know)
     else:
         know = k[1]

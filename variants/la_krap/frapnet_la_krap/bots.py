@@ -157,11 +157,12 @@ _CACHE: dict = {}
 def frapnet_sample_deal(state, seat, observations, rng):
     """La Krap's sampler (L4 layout, L6–L10; see the module docstring). Returns a deal sample
     (``dealer``, ``deck``, ``actions``, ``before``) or None."""
-    key = (seat, len(observations))
+    key = (seat, len(observations), id(observations[-1]))
     k = _CACHE.get(key)
     if k is None or k[0] is not observations[-1]:
         know = read_deal(observations, seat)
-        _CACHE.clear()
+        if len(_CACHE) >= 32:  # one entry per player and decision; a search asks many times
+            _CACHE.clear()
         _CACHE[key] = (observations[-1], know)
     else:
         know = k[1]

@@ -146,7 +146,8 @@ def frapnet_sample_deal(state, seat, observations, rng):
     k = _CACHE.get(key)
     if k is None or k[0] is not observations[-1]:
         know = read_deal(observations, seat)
-        _CACHE.clear()
+        if len(_CACHE) >= 32:  # one entry per player and decision; a search asks many times
+            _CACHE.clear()
         _CACHE[key] = (observations[-1], know)
     else:
         know = k[1]
