@@ -26,7 +26,7 @@ from frapnet.hookspecs import hookimpl
 _PACK = make_pack(52)
 _RV = {c: rank_value(c) for c in _PACK}
 _OFF = {"left": 1, "right": -1, "across": 2}
-THREE_OF_CLUBS, ACE_OF_SPADES = "3C", "AS"
+THREE_OF_CLUBS, ACE_OF_SPADES, TWO_OF_CLUBS = "3C", "AS", "2C"
 
 
 # --- deal result --------------------------------------------------------------------------------
@@ -126,7 +126,15 @@ def read_deal(observations, seat, pile_rule):
         if w != seat:
             known[w].update(back)
         last_winner, last_laid = w, laid
-    return {"n": n, "dealer": v0["dealer"], "direction": direction, "actions": actions,
+    two = None  # K4 (two_of_clubs): the seat that must lead the 2♣, or "set aside"
+    for v in views:
+        if v["phase"] == "play":
+            if v.get("lead_two_of_clubs"):
+                two = v["leader"]
+            elif not v["tricks_played"] and not v["trick"]:
+                two = "set aside"
+            break
+    return {"n": n, "dealer": v0["dealer"], "direction": direction, "actions": actions, "two": two,
             "start": list(v0["hand"]), "chosen": chosen, "received": received, "known": known,
             "from_deal": from_deal, "voids": voids, "first": v0, "last": views[-1]}
 
@@ -177,10 +185,22 @@ def frapnet_sample_deal(state, seat, observations, rng):
     else:
         counts = [x["cards"] for x in last["seats"]]
         slots = [(counts[s] - len(know["known"][s]), suits_allowed(know["voids"][s])) for s in others]
+        two = know["two"] if state.options["first_lead"] == "two_of_clubs" else None
+        fixed = TWO_OF_CLUBS if two is not None and TWO_OF_CLUBS in pool else None
+        if fixed:  # K4: the 2♣ is in the leader's hand (not led yet) or was set aside
+            pool.remove(fixed)
+            if two != "set aside":
+                i = others.index(two)
+                slots[i] = (slots[i][0] - 1, slots[i][1])
         got = place(pool, slots, rng)
         if got is None:
             return None
         filled, rest = got
+        if fixed:
+            if two == "set aside":
+                rest.append(fixed)
+            else:
+                filled[others.index(two)].append(fixed)
         after = {me: None}  # the hands just after the exchange (K3)
         for s, cards in zip(others, filled):
             after[s] = know["from_deal"][s] + cards

@@ -46,10 +46,12 @@ def policy(st):
 
 
 def test_sampler_frak_you_views_passes_and_voids():
-    """K2/K3/K5/K9/K10: samples replay to the seat's views; voids and passed cards respected."""
+    """K2–K5/K9/K10: samples replay to the seat's views; voids, passed cards and the 2♣ lead respected."""
     check_sampler("frak_you", 4, deals=2, samples=1, seed=1, every=7)
     check_sampler("frak_you", 3, options={"passing": "rotate", "pile": "any_win"}, deals=2, samples=1, seed=2,
                   every=7)
+    # K4 two_of_clubs: the 2♣ is in the leader's hand until led, or among the set-aside cards (K2)
+    check_sampler("frak_you", 5, options={"first_lead": "two_of_clubs"}, deals=2, samples=1, seed=11, every=7)
 
 
 def test_policy_frak_you_legal_and_view_only():
