@@ -8,6 +8,7 @@ import random
 
 from frapnet import engine
 from frapnet.cards import pack
+from frapnet.testing import check_policy, check_sampler
 
 SUITS = "SHDC"
 
@@ -42,6 +43,19 @@ def start(final, dealer=3, plays=()):
 def policy(st):
     seat = st.to_act[0]
     return st.rules.policy(st, seat, engine.legal_actions(st, seat), random.Random(1))
+
+
+def test_sampler_frak_you_views_passes_and_voids():
+    """K2–K5/K9/K10: samples replay to the seat's views; voids, passed cards and the 2♣ lead respected."""
+    check_sampler("frak_you", 4, deals=2, samples=1, seed=1, every=7)
+    check_sampler("frak_you", 3, options={"passing": "rotate", "pile": "any_win"}, deals=2, samples=1, seed=2,
+                  every=7)
+    # K4 two_of_clubs: the 2♣ is in the leader's hand until led, or among the set-aside cards (K2)
+    check_sampler("frak_you", 5, options={"first_lead": "two_of_clubs"}, deals=2, samples=1, seed=11, every=7)
+
+
+def test_policy_frak_you_legal_and_view_only():
+    check_policy("frak_you", 4, decisions=300, seed=1)
 
 
 def test_deal_result_is_minus_the_penalty_points():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from frapnet import engine
+from frapnet.testing import check_policy, check_sampler
 
 from frapnet_la_krap.testing import fillers, keep_all, play, start
 
@@ -33,6 +34,16 @@ def deal(down_given, team, turn_up="7D", avoid="HS"):
 
 
 ALONE = ["7D", "8D", "9D", "JD"]  # L5: every team card red — all on one team, so everyone plays alone
+
+
+def test_sampler_la_krap_views_exchanges_and_voids():
+    """L4, L6–L10: samples replay to the seat's views; voids, declared K+Q and drawn cards kept."""
+    check_sampler("la_krap", 4, deals=3, samples=1, seed=1, every=3)
+    check_sampler("la_krap", 3, deals=2, samples=1, seed=2, every=3)
+
+
+def test_policy_la_krap_legal_and_view_only():
+    check_policy("la_krap", 4, decisions=300, seed=1)
 
 
 def test_exchanges_its_weak_face_down_cards():

@@ -8,6 +8,7 @@ import random
 
 from frapnet import engine
 from frapnet.cards import pack
+from frapnet.testing import check_policy, check_sampler
 
 
 def deck_for(hands, dealer, talon=()):
@@ -34,8 +35,20 @@ def policy(st):
     return st.rules.policy(st, seat, engine.legal_actions(st, seat), random.Random(1))
 
 
+def test_sampler_napoleon_views_and_voids():
+    """N3–N6: every sample replays to the seat's own views (calls, the buy, tricks), and a seat
+    that did not follow suit (or trump) gets none of that suit."""
+    check_sampler("napoleon", 4, deals=8, samples=1, seed=1, every=2)
+    check_sampler("napoleon", 3, deals=4, samples=1, seed=2, every=2)
+
+
+def test_policy_napoleon_legal_and_view_only():
+    check_policy("napoleon", 4, decisions=400, seed=1)
+
+
 HANDS = [["AS", "KS", "QS", "JS", "AH"], ["6H", "7H", "6D", "7D", "6C"], ["8H", "9H", "8D", "9D", "7C"],
          ["10H", "JH", "10D", "JD", "8C"]]
+
 
 def test_bids_napoleon_with_a_five_trick_hand():
     """N4/N8: the dealer, first to speak with A K Q J of spades and the A♥, bids for Napoleon
