@@ -65,9 +65,6 @@ def _two_seats():
     return table, factory, clock, {0: a, 1: b}
 
 
-PENDING = pytest.mark.xfail(strict=True, reason="issue #9 part 6: fixed after the host split lands")
-
-
 def _nested(depth: int, leaf="AS"):
     v = leaf
     for _ in range(depth):
@@ -112,7 +109,6 @@ def test_act_arguments_of_every_legal_shape_still_reach_the_engine():
 
 # --- 2. pre-hello connections cannot lock the players out ----------------------------------------
 
-@PENDING
 def test_silent_connections_from_16_addresses_leave_room_for_seated_and_new_players():
     """16 addresses × 16 connections that never send hello (256, the host's whole limit): a
     player whose connection dropped comes back with her token and gets her seat back; a new
@@ -141,7 +137,6 @@ def test_silent_connections_from_16_addresses_leave_room_for_seated_and_new_play
     assert table.state.deal_no == 1  # every seat taken: the match began
 
 
-@PENDING
 def test_a_full_host_refuses_busy_but_evicts_a_silent_connection_for_a_player():
     """At the host's connection limit, a new connection pushes out the oldest silent one (from
     the address with the most of them), never a joined connection."""
@@ -163,10 +158,11 @@ BAD = "\x1b[2J\x1b]0;owned\x07\u202e"
 
 
 @pytest.mark.parametrize("msg", [
-    pytest.param({"type": BAD + "A" * 60_000}, marks=PENDING),
+    {"type": BAD + "A" * 60_000},
     {"type": "hello", "protocol": BAD, "name": "Eve"},
     {"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Eve", "table": BAD + "x" * 40},
-    pytest.param({"type": "act", "action": [BAD + "x" * 20], "version": 0}, marks=PENDING),
+    {"type": "\x07" * 10 + "chat" + BAD},
+    {"type": "act", "action": ["play", BAD], "version": 0},
 ])
 def test_client_text_reaching_the_log_is_escaped_and_cut(host_log, msg):
     """What a client sends reaches the operator's terminal (the host's log) with control and
@@ -199,7 +195,6 @@ def test_a_frame_error_in_the_log_is_escaped_and_cut(host_log):
 
 # --- 4. one name per table -----------------------------------------------------------------------
 
-@PENDING
 def test_two_players_cannot_sit_under_one_name():
     """A second "Olga" (or "olga", or "Olga" hidden behind a zero-width space) is seated as
     "Olga 2", shown so to everyone: welcome ``players``, every view's ``names``, seat events and
@@ -227,7 +222,6 @@ def test_two_players_cannot_sit_under_one_name():
     assert table.names[:3] == names[:3]
 
 
-@PENDING
 def test_a_spectator_cannot_chat_under_a_seated_players_name():
     table, factory, clock = make(players=2)
     a = Conn(factory)
@@ -242,7 +236,6 @@ def test_a_spectator_cannot_chat_under_a_seated_players_name():
 
 # --- 5. password guessing ------------------------------------------------------------------------
 
-@PENDING
 def test_password_guessing_is_limited_per_table_across_addresses():
     """100 addresses, one wrong guess each (it was 511 guesses in 6 s): the table checks at most
     ``factory.table_password_tries`` wrong passwords a minute; later hellos get ``password``
@@ -270,7 +263,6 @@ def test_password_guessing_is_limited_per_table_across_addresses():
     assert ConnFrom(factory, "10.9.200.1").hello("Ivan", password="s3cret")[0]["seat"] == 1
 
 
-@PENDING
 def test_one_guesser_behind_a_nat_does_not_lock_out_the_others():
     """Five wrong guesses by "Mallory" from one address (a NAT'd group): Mallory is held off for
     a minute, Olga from the same address with the right password still sits down."""

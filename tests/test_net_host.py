@@ -316,11 +316,16 @@ def test_flood_dropped_then_aborted():
 
 
 def test_connection_limit():
+    """At the limit a new connection pushes out the oldest one still waiting for its hello
+    (``busy``); once every connection has joined, a new one gets ``busy`` (issue #9)."""
     table, factory, clock = make()
     factory.max_connections = 2
-    Conn(factory), Conn(factory)
+    a, b = Conn(factory), Conn(factory)
     c = Conn(factory)
-    assert c.errors()[0]["code"] == "busy" and not c.open
+    assert [e["code"] for e in a.errors()] == ["busy"] and not a.open and b.open and c.open
+    b.hello("Olga"), c.hello("Ivan")
+    d = Conn(factory)
+    assert d.errors()[0]["code"] == "busy" and not d.open and b.open and c.open
 
 
 def test_grace_then_takeover_then_token_returns():

@@ -90,6 +90,34 @@ def clean_text(text: str, limit: int) -> str:
     return "".join(out).strip()[:limit]
 
 
+LOG_LIMIT = 120
+"""Longest piece of client text in one host log line, in characters (after escaping)."""
+
+
+def for_log(value: Any, limit: int = LOG_LIMIT) -> str:
+    """Anything a client sent, made safe for the operator's terminal (the host's log): a string
+    as it is, anything else as its ``repr``; control, format and other non-printing characters
+    (ESC, BEL, bidi overrides, line breaks) escaped as ``\\x1b``, ``\\u202e``…; cut to ``limit``
+    characters with ``…(N chars)`` saying how long it was. Issue #9: an unknown ``type`` of
+    ESC/BEL cleared the screen, and one of 60 KB made a 60 KB log line."""
+    text = value if isinstance(value, str) else repr(value)
+    out: list[str] = []
+    n = 0
+    for ch in text[:limit]:
+        if ch == " " or unicodedata.category(ch)[0] not in "CZ":
+            piece = ch
+        else:
+            piece = ch.encode("unicode_escape").decode("ascii")
+        n += len(piece)
+        if n > limit:
+            break
+        out.append(piece)
+    else:
+        if len(text) <= limit:
+            return "".join(out)
+    return "".join(out) + f"…({len(text)} chars)"
+
+
 def _field(msg: dict, key: str, types: tuple, required: bool = False, default: Any = None,
            max_len: int | None = None) -> Any:
     if key not in msg or msg[key] is None:
@@ -186,6 +214,28 @@ def _check_argument(arg: Any) -> None:
                                                f"(nested at most one level), not {what}")
         if isinstance(x, str) and len(x) > MAX_ARG_STR:
             raise ProtocolError("bad_message", f"act: an argument string is longer than {MAX_ARG_STR} characters")
+
+
+def name_key(name: str) -> str:
+    """How two player names are compared: NFKC-normalised, case-folded, spaces collapsed
+    (``"Olga"``, ``"olga"``, ``"ＯＬＧＡ"`` and ``"Olga "`` are one name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def distinct_name(name: str, taken: Any) -> str:
+    """``name`` if no name in ``taken`` is the same (:func:`name_key`), else ``name 2``,
+    ``name 3``… — the first free one, the number kept within :data:`MAX_NAME` characters
+    (issue #9: two players could sit under one name)."""
+    keys = {name_key(t) for t in taken if t}
+    if name_key(name) not in keys:
+        return name
+    n = 2
+    while True:
+        suffix = f" {n}"
+        candidate = name[:MAX_NAME - len(suffix)].rstrip() + suffix
+        if name_key(candidate) not in keys:
+            return candidate
+        n += 1
 
 
 def normalize_lang(lang: str) -> str:

@@ -21,6 +21,15 @@ def same_secret(given: str, secret: str) -> bool:
                                hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest())
 
 
+def seat_with_token(seats, token: str | None):
+    """The seat of ``seats`` whose token is ``token`` (compared with :func:`same_secret`), or None."""
+    if token:
+        for s in seats:
+            if s.token is not None and same_secret(token, s.token):
+                return s
+    return None
+
+
 class Seat:
     """One seat: ``name`` (str, "" while empty), ``token`` (the seat token, or None while
     empty), ``peer`` (the connection playing it, or None), ``status`` (``"empty"``,

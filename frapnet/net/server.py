@@ -12,7 +12,7 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from frapnet.net import wire
-from frapnet.net.protocol import ProtocolError, check_client_message, error_message
+from frapnet.net.protocol import ProtocolError, check_client_message, error_message, for_log, name_key
 from frapnet.net.table import Table
 
 log = Logger(namespace="frapnet.host")
@@ -33,6 +33,9 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     lang = "en"
     name = ""
     joined_seat: int | None = None  # the seat this connection took at its hello (None: spectator)
+    LOG_REFUSALS = 20
+    """Refused messages logged per connection (the rest are only counted)."""
+    _refusals = 0
 
     def connectionMade(self) -> None:
         super().connectionMade()
@@ -52,7 +55,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     def frameError(self, err: wire.WireError) -> None:
         if self._closing:
             return
-        log.info("{peer}: {code}: {msg}; closing", peer=self.peer_desc, code=err.code, msg=err.message)
+        log.info("{peer}: {code}: {msg}; closing", peer=self.peer_desc, code=err.code, msg=for_log(err.message, 300))
         self.sendMessage(error_message(err.code, err.message))
         self.dropConnection(err.message)
 
@@ -95,14 +98,26 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             else:
                 self._dispatch(msg)
         except ProtocolError as exc:
-            log.info("{peer} ({who}): refused {kind}: {code} {rule}{msg}", peer=self.peer_desc, who=self.who(),
-                     kind=raw.get("type"), code=exc.code, rule=f"[{exc.rule}] " if exc.rule else "", msg=exc.message)
+            self._log_refusal(kind, exc)
             self.sendMessage(exc.to_message())
             if exc.fatal:
                 self.dropConnection(exc.message)
         except Exception:  # noqa: BLE001 - never let one message crash the host
-            log.failure("{peer}: internal error handling {kind}", peer=self.peer_desc, kind=raw.get("type"))
+            log.failure("{peer}: internal error handling {kind}", peer=self.peer_desc, kind=for_log(kind, 40))
             self.sendMessage(error_message("internal", "the host failed to handle that message"))
+
+    def _log_refusal(self, kind, exc: ProtocolError) -> None:
+        """One log line per refused message — the client's words escaped and cut
+        (:func:`frapnet.net.protocol.for_log`), and at most :attr:`LOG_REFUSALS` lines per
+        connection, so a hostile client can neither write to the operator's terminal nor flood it."""
+        self._refusals += 1
+        if self._refusals > self.LOG_REFUSALS:
+            return
+        log.info("{peer} ({who}): refused {kind}: {code} {rule}{msg}{more}", peer=self.peer_desc, who=self.who(),
+                 kind=for_log(kind, 40), code=exc.code, rule=f"[{exc.rule}] " if exc.rule else "",
+                 msg=for_log(exc.message, 300),
+                 more="; further refusals on this connection are not logged" if self._refusals == self.LOG_REFUSALS
+                 else "")
 
     def _abort_if_open(self) -> None:
         if self.transport is not None and getattr(self.transport, "connected", False):
@@ -117,9 +132,10 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             if kind != "hello":
                 raise ProtocolError("not_joined", f"send hello first (got {kind})")
             table = self.factory.table_for(msg.get("table"))
-            if table.password is not None and self.factory.password_locked(self.addr_host):
-                raise ProtocolError("password", f"more than {self.factory.password_tries} wrong passwords from "
-                                                f"this address; try again in a minute", fatal=True)
+            if table.password is not None and not table.holds_token(msg.get("token")):
+                held = self.factory.password_held(self.addr_host, msg["name"], table)
+                if held:
+                    raise ProtocolError("password", held, fatal=True)
             self.name = msg["name"]
             self.table = table
             try:
@@ -127,8 +143,9 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             except ProtocolError as exc:
                 self.table = None
                 if exc.code == "password":
-                    self.factory.password_failed(self.addr_host)
+                    self.factory.password_failed(self.addr_host, msg["name"], table)
                 raise
+            self.factory.joined(self)
             self.joined_seat = self.seat
             self.setTimeout(None)
             return
@@ -174,7 +191,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         if call is not None and call.active():
             call.cancel()
         super().connectionLost(reason)
-        self.factory.connections.discard(self)
+        self.factory.forget(self)
         if self.overflowed:
             log.info("{peer}: stopped reading; outbound queue over {n} bytes, aborted", peer=self.peer_desc,
                      n=self.max_queued)
@@ -202,46 +219,89 @@ class _BusyProtocol(wire.FramedProtocol):
         pass
 
 
+PASSWORD_WINDOW = 60.0
+"""Seconds over which wrong passwords are counted (per address and name, and per table)."""
+
+
 class HostFactory(tprotocol.ServerFactory):
-    """Accepts connections for ``tables`` (name → Table). ``clock``: the reactor (time);
-    ``max_connections`` (default 256), ``handshake_timeout`` (seconds, default 10), ``rate``
-    (messages per second per connection, default 50), ``max_pending_per_address`` (connections
-    from one address that have not yet sent their hello, default 16: one machine opening
-    hundreds of silent connections cannot take every slot). Over a limit a connection gets
-    ``error`` ``busy`` and is closed. After ``password_tries`` (5) wrong passwords in a minute
-    an address gets ``password`` at once, right or wrong, until that minute has passed."""
+    """Accepts connections for ``tables`` (name → Table). ``clock``: the reactor (time).
+
+    Limits (docs/protocol.md "Session"), each answered with ``error`` and a close:
+
+    - ``max_connections`` (default 256) in all, ``max_pending`` (default 64) of them before their
+      hello, ``max_pending_per_address`` (default 16) before their hello from one address. A
+      connection over the per-address limit gets ``busy``; one over the other two pushes out the
+      oldest connection still waiting for its hello from the address with the most of them
+      (``busy``) — so silent connections from any number of addresses can never keep a player,
+      or a seated player coming back with a token, from reaching the table; with no connection
+      waiting, the new one gets ``busy``.
+    - ``handshake_timeout`` (seconds, default 10) for the hello; ``rate`` (messages per second per
+      connection, default 50).
+    - Wrong passwords (issue #9): after ``password_tries`` (5) in a minute from one address under
+      one name, that name from that address gets ``password`` at once, right or wrong, until the
+      minute has passed (others behind the same address — a NAT'd group — still join); after
+      ``table_password_tries`` (20) in a minute at one table, from anywhere, every password for
+      it is refused unchecked until the minute has passed — except a hello carrying a seat
+      token of that table (a player coming back).
+    """
 
     protocol = HostProtocol
     noisy = False
 
     def __init__(self, tables: dict[str, Table], clock, max_connections: int = 256,
-                 handshake_timeout: float = 10.0, rate: int = 50, max_pending_per_address: int = 16) -> None:
+                 handshake_timeout: float = 10.0, rate: int = 50, max_pending_per_address: int = 16,
+                 max_pending: int = 64, password_tries: int = 5, table_password_tries: int = 20) -> None:
         self.tables = tables
         self.clock = clock
         self.max_connections = max_connections
         self.handshake_timeout = handshake_timeout
         self.rate = rate
         self.max_pending_per_address = max_pending_per_address
-        self.password_tries = 5
-        self._password_failures: dict = {}  # address -> times of its recent wrong passwords
+        self.max_pending = max_pending
+        self.password_tries = password_tries
+        self.table_password_tries = table_password_tries
+        self._password_failures: dict = {}  # (address, name key) -> times of its recent wrong passwords
+        self._table_failures: dict = {}  # table name -> times of its recent wrong passwords
         self.connections: set = set()
+        self.pending: dict = {}  # connections before their hello, oldest first (a dict keeps order)
         self._busy_logged = False
 
-    def password_failed(self, host) -> None:
-        """Note a wrong password from address ``host``."""
-        self._password_failures.setdefault(host, []).append(self.clock.seconds())
-
-    def password_locked(self, host) -> bool:
-        """True while ``host`` has given more than ``password_tries`` wrong passwords in the
-        last 60 seconds (guessing a table's password costs a minute per few tries)."""
+    # --- passwords -------------------------------------------------------------------------
+    def _recent(self, book: dict, key) -> list:
         now = self.clock.seconds()
-        times = [t for t in self._password_failures.get(host, ()) if now - t < 60.0]
+        times = [t for t in book.get(key, ()) if now - t < PASSWORD_WINDOW]
         if times:
-            self._password_failures[host] = times
+            book[key] = times
         else:
-            self._password_failures.pop(host, None)
-        return len(times) >= self.password_tries
+            book.pop(key, None)
+        return times
 
+    def password_failed(self, host, name: str, table: Table) -> None:
+        """Note a wrong password from address ``host`` under player name ``name`` at ``table``."""
+        now = self.clock.seconds()
+        self._password_failures.setdefault((host, name_key(name)), []).append(now)
+        self._table_failures.setdefault(table.name, []).append(now)
+
+    def password_held(self, host, name: str, table: Table) -> str | None:
+        """Why a password from ``host`` under ``name`` for ``table`` is not checked now, or None
+        (it is checked): the address and name, or the table, had too many wrong ones lately."""
+        if len(self._recent(self._password_failures, (host, name_key(name)))) >= self.password_tries:
+            return (f"more than {self.password_tries} wrong passwords from this address under this name; "
+                    "try again in a minute")
+        times = self._recent(self._table_failures, table.name)
+        if len(times) >= self.table_password_tries:
+            wait = max(1, int(PASSWORD_WINDOW - (self.clock.seconds() - times[-self.table_password_tries]) + 0.999))
+            return (f"{len(times)} wrong passwords at table {table.name!r} in the last minute; password "
+                    f"checks are paused: try again in {wait} s")
+        return None
+
+    def password_locked(self, host, name: str = "", table: Table | None = None) -> bool:
+        """True while a password from ``host`` (under ``name``, for ``table``) is not checked."""
+        if table is None:
+            return len(self._recent(self._password_failures, (host, name_key(name)))) >= self.password_tries
+        return self.password_held(host, name, table) is not None
+
+    # --- connections ------------------------------------------------------------------------
     def table_for(self, name: str | None) -> Table:
         if name is None:
             if len(self.tables) == 1:
@@ -250,23 +310,55 @@ class HostFactory(tprotocol.ServerFactory):
                                 + ", ".join(self.tables), fatal=True)
         t = self.tables.get(name)
         if t is None:
-            raise ProtocolError("no_table", f"no table {name!r} here (tables: {', '.join(self.tables)})", fatal=True)
+            raise ProtocolError("no_table", f"no table {for_log(name, 64)!r} here (tables: {', '.join(self.tables)})",
+                                fatal=True)
         return t
+
+    def joined(self, p: HostProtocol) -> None:
+        """``p`` has said its hello and joined a table: it no longer waits."""
+        self.pending.pop(p, None)
+
+    def forget(self, p: HostProtocol) -> None:
+        """``p``'s connection is gone."""
+        self.connections.discard(p)
+        self.pending.pop(p, None)
+
+    def _push_out(self) -> bool:
+        """Close the oldest connection still waiting for its hello from the address with the
+        most of them (``busy``), to make room; False if none waits."""
+        if not self.pending:
+            return False
+        counts: dict = {}
+        for c in self.pending:
+            counts[c.addr_host] = counts.get(c.addr_host, 0) + 1
+        most = max(counts.values())
+        victim = next(c for c in self.pending if counts[c.addr_host] == most)  # oldest first
+        self.forget(victim)
+        victim.sendMessage(error_message("busy", "too many connections are waiting for their hello; try again"))
+        victim.dropConnection("pushed out")
+        return True
+
+    def _busy(self, addr, pending: int):
+        if not self._busy_logged:  # once per burst, not once per refused connection
+            log.warn("refusing {addr}: {n} connections already ({m} from that address before hello)",
+                     addr=addr, n=len(self.connections), m=pending)
+            self._busy_logged = True
+            self.clock.callLater(1.0, setattr, self, "_busy_logged", False)
+        p = _BusyProtocol()
+        p.factory = self
+        return p
 
     def buildProtocol(self, addr):
         host = getattr(addr, "host", None)
-        pending = sum(1 for c in self.connections if c.table is None and c.addr_host == host)
-        if len(self.connections) >= self.max_connections or pending >= self.max_pending_per_address:
-            if not self._busy_logged:  # once per burst, not once per refused connection
-                log.warn("refusing {addr}: {n} connections already ({m} from that address before hello)",
-                         addr=addr, n=len(self.connections), m=pending)
-                self._busy_logged = True
-                self.clock.callLater(1.0, setattr, self, "_busy_logged", False)
-            p = _BusyProtocol()
-            p.factory = self
-            return p
+        mine = sum(1 for c in self.pending if c.addr_host == host)
+        if mine >= self.max_pending_per_address:
+            return self._busy(addr, mine)
+        while len(self.connections) >= self.max_connections or len(self.pending) >= self.max_pending:
+            if not self._push_out():
+                return self._busy(addr, mine)
         p = self.protocol()
         p.factory = self
         p.addr_host = host
         self.connections.add(p)
+        self.pending[p] = None
         return p

@@ -19,9 +19,9 @@ from frapnet.errors import RuleError
 from frapnet.net.config import TableConfig
 from frapnet.net.fanout import Fanout
 from frapnet.net.journal import RecordJournal
-from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, version_compatible
+from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, distinct_name, version_compatible
 from frapnet.net import rematch
-from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, same_secret
+from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, same_secret, seat_with_token
 from frapnet.net.takeover import Chooser, Takeover
 
 log = Logger(namespace="frapnet.host")
@@ -157,9 +157,10 @@ class Table:
             if len(self.spectators) >= self.max_spectators:
                 raise ProtocolError("busy", f"table {self.name!r} already has {self.max_spectators} spectators; "
                                             "try later", fatal=True)
+            peer.name = distinct_name(hello["name"], self.names + [getattr(p, "name", "") for p in self.spectators])
             self.spectators.append(peer)
             peer.seat = None
-            log.info("table {table}: spectator {name} joined", table=self.name, name=hello["name"])
+            log.info("table {table}: spectator {name} joined", table=self.name, name=peer.name)
             peer.send(self.welcome(None, None, peer.lang))
             peer.send({"type": "view", "view": self.fanout.view_for(None, peer.lang)})
             return None
@@ -175,6 +176,10 @@ class Table:
         self._maybe_start()
         return seat
 
+    def holds_token(self, token: str | None) -> bool:
+        """True if ``token`` is a seat's token here (a seated player coming back)."""
+        return seat_with_token(self.seats, token) is not None
+
     def reserved_token(self, seat: int) -> str:
         """The token of ``seat``, kept for one of the host's own computer players (``--bots``)."""
         s = self.seats[seat]
@@ -185,12 +190,8 @@ class Table:
     def _claim(self, peer, hello: dict) -> int:
         self._rejoined = False
         token = hello.get("token")
-        s = None
+        s = seat_with_token(self.seats, token)
         if token:
-            for x in self.seats:
-                if x.token is not None and same_secret(token, x.token):
-                    s = x
-                    break
             if s is None:
                 raise ProtocolError("bad_token", "that seat token is not valid at this table (the seat was given "
                                                  "up)", fatal=True)
@@ -220,7 +221,9 @@ class Table:
             s = free[0]
         if self.open_seat(s):
             self.takeover.cancel(s.index)  # its computer player stops: a person sits here again
-        s.name = hello["name"]
+        # one name per table (issue #9): a second "Olga" sits as "Olga 2", for everyone
+        s.name = distinct_name(hello["name"], [x.name for x in self.seats if x is not s]
+                               + [getattr(p, "name", "") for p in self.spectators])
         if not s.reserved:
             s.token = secrets.token_urlsafe(18)
         s.peer = peer
