@@ -307,7 +307,15 @@ def test_a_view_that_cannot_be_encoded_falls_back_the_table_goes_on(monkeypatch)
         if seat == 1:
             v["oops"] = object()
         return v
+    real_part = engine.seat_part
+
+    def buggy_part(state, seat, public, lang="en"):  # the fan-out's way to the same view (issue #9)
+        own = real_part(state, seat, public, lang)
+        if seat == 1:
+            own["hand"] = object()
+        return own
     monkeypatch.setattr(engine, "view", buggy)
+    monkeypatch.setattr(engine, "seat_part", buggy_part)
     st = table.state
     seat = st.to_act[0]
     (a if seat == 0 else b).act(engine.action_to_wire(engine.legal_actions(st, seat)[0]), st.version)

@@ -137,23 +137,52 @@ class Fanout:
     def views(self) -> None:
         """Send every connected seat its own view and every spectator the public view.
 
-        One :class:`frapnet.net.wire.SharedEncoder` per fan-out: what the views share (balances,
-        pot, seats, the last report — big integers above 2^64 included, F6) is encoded once, not
-        once per seat; every frame is byte-for-byte what encoding that seat's view alone gives."""
+        Fan-out once (issue #9 part 5): per language, the public view is built and encoded once
+        (:func:`frapnet.engine.public_view`, :class:`frapnet.net.wire.PublicEncoder`: balances,
+        pot, seats, the last report — big integers past 2^64 included, F6); per seat only its own
+        keys are built (:func:`frapnet.engine.seat_part`: ``seat``, its hand once looked — F9 —
+        its discards, its ``actions``) and encoded. Every frame is byte-for-byte what encoding
+        that seat's whole view alone gives (tests/test_fanout.py, test_net_wire.py)."""
         t = self.table
-        enc = wire.SharedEncoder()
         names, connection = t.names, t.connection()
+        public: dict[str, tuple] = {}  # lang -> (public view, its encoder; None: the game's view failed)
+
+        def public_for(lang: str) -> tuple:
+            if lang not in public:
+                try:
+                    v = engine.public_view(t.state, lang)
+                    v["names"], v["connection"], v["table"] = names, connection, t.name
+                    public[lang] = (v, wire.PublicEncoder("view", "view", v))
+                except Exception:  # noqa: BLE001 - a game plugin's bug: per-seat views, logged there
+                    public[lang] = (self.view_for(None, lang, names, connection), None)
+            return public[lang]
+
         for s in t.seats:
             p = s.peer
-            if p is not None:
-                v, data = self._frame_view(enc, s.index, self.view_for(s.index, p.lang, names, connection))
-                send_encoded(p, "view", data, "view", v)
-        public: dict[str, tuple[dict, bytes]] = {}
-        for p in t.spectators:
-            if p.lang not in public:
-                public[p.lang] = self._frame_view(enc, None, self.view_for(None, p.lang, names, connection))
-            v, data = public[p.lang]
+            if p is None:
+                continue
+            pub, enc = public_for(p.lang)
+            v, data = None, None
+            if enc is not None:
+                try:
+                    own = engine.seat_part(t.state, s.index, pub, p.lang)
+                    data = enc.frame_part(own)
+                except Exception:  # noqa: BLE001 - a game plugin's bug: the seat's whole view below
+                    data = None
+                if data is not None and getattr(p, "send_frame", None) is None:
+                    v = {**pub, **own}
+            if data is None:  # the slow path: the seat's whole view, encoded on its own
+                v, data = self._frame_view(wire.SharedEncoder(), s.index,
+                                           self.view_for(s.index, p.lang, names, connection))
             send_encoded(p, "view", data, "view", v)
+        spectator_frames: dict[str, tuple[dict, bytes]] = {}
+        for p in t.spectators:
+            if p.lang not in spectator_frames:
+                pub, enc = public_for(p.lang)
+                spectator_frames[p.lang] = (pub, enc.public_frame()) if enc is not None else \
+                    self._frame_view(wire.SharedEncoder(), None, pub)
+            pub, data = spectator_frames[p.lang]
+            send_encoded(p, "view", data, "view", pub)
 
     # --- events ----------------------------------------------------------------------------
     def events(self, events: list[dict]) -> None:
