@@ -423,7 +423,7 @@ def main(argv=None) -> int:
     log = tempfile.NamedTemporaryFile(prefix="frapnet-fuzz-", suffix=".log", delete=False)
     cmd = [sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1", "--no-announce",
            "--players", "6", "--bots", "4", "--deals", str(a.deals), "--seed", str(a.seed), "--pause", "0",
-           "--bot-delay", "0", "--grace", "600", *a.host_arg]
+           "--bot-delay", "0", "--grace", "600", "--turn-time", "0", *a.host_arg]
     host = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ROOT,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     try:

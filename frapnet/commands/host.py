@@ -35,6 +35,9 @@ def add_arguments(p):
     p.add_argument("--seed", default=None, help="seed for shuffles, the first dealer and bots (reproducible tests)")
     p.add_argument("--grace", type=float, default=120.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat before a computer plays it (default 120)")
+    p.add_argument("--turn-time", type=float, default=120.0, metavar="SECONDS",
+                   help="the turn clock: a connected player who has not acted after this long gets that one "
+                        "move made by a computer player and keeps the seat (default 120; 0: off)")
     p.add_argument("--pause", type=float, default=1.5, metavar="SECONDS",
                    help="pause between deals so players can read the settlement (default 1.5)")
     p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="computer players think this long")
@@ -57,7 +60,7 @@ def add_arguments(p):
 
 def check_arguments(args) -> str | None:
     """What is wrong with the non-rule arguments (None if nothing), checked before listening:
-    ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay`` finite and
+    ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay``, ``--turn-time`` finite and
     ≥ 0 seconds; ``--name`` without control characters, at most 63 bytes of UTF-8 (a DNS-SD
     instance name, and hello.table's limit); ``--record`` a file this process can create or
     replace (probed by creating and removing a temporary file beside it)."""
@@ -75,7 +78,7 @@ def check_arguments(args) -> str | None:
     if args.deals is not None and args.deals < 1:
         return f"--deals must be at least 1, not {args.deals}"
     for flag, value in (("--grace", args.grace), ("--pause", args.pause), ("--bot-delay", args.bot_delay),
-                        ("--rematch", args.rematch)):
+                        ("--rematch", args.rematch), ("--turn-time", args.turn_time)):
         if not math.isfinite(value) or value < 0:
             return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
     if args.name is not None:
@@ -108,7 +111,7 @@ def host_config(args, name: str, options: dict):
     table = TableConfig(name=name, game=args.game, players=args.players, options=options,
                         house_rules=args.house_rule, password=args.password, grace=args.grace, pause=args.pause,
                         deals=args.deals, record=args.record, level=args.level, bot_delay=args.bot_delay,
-                        seed=args.seed, rematch=args.rematch)
+                        seed=args.seed, rematch=args.rematch, turn_time=args.turn_time or None)
     return HostConfig(table, bots=args.bots, bind=args.bind, port=args.port, plugins_dirs=args.plugins_dir,
                       announce=args.announce, interfaces=args.interface, resume=args.resume, web=args.web)
 

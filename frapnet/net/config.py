@@ -27,6 +27,9 @@ class TableConfig:
       the host's connections and lock players out of their seats).
     - ``rematch``: seconds a finished match waits for its players to accept a rematch with the
       same seats (:mod:`frapnet.net.rematch`); 0: no offer, the table closes at once.
+    - ``turn_time``: the turn clock (issue #9), seconds a connected seat has to act before the
+      computer player makes that one move for it (the seat stays the player's); None or 0: off
+      (the library's and `frapnet play`'s default; `frapnet host` uses 120).
     """
 
     name: str = "frap table"
@@ -44,6 +47,7 @@ class TableConfig:
     seed: Any = None
     max_spectators: int = 32
     rematch: float = 0.0
+    turn_time: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", dict(self.options or {}))

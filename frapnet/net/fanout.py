@@ -96,7 +96,7 @@ class Fanout:
             "title": spec.title, "options": dict(st.options), "house_rules": list(st.house_rules),
             "rules": spec.describe(), "plugins": self._plugins(), "seat": seat, "token": token,
             "players": t.players_info(), "password": t.password is not None, "grace": t.grace,
-            "deals": t.deals,
+            "deals": t.deals, "turn_time": t.takeover.turn_time,
         }
 
     # --- views -----------------------------------------------------------------------------
@@ -114,6 +114,7 @@ class Fanout:
         v["names"] = t.names if names is None else names
         v["connection"] = t.connection() if connection is None else connection
         v["table"] = t.name
+        v["deadlines"] = t.takeover.deadlines()
         return v
 
     def generic_view(self, seat: int | None) -> dict:
@@ -122,7 +123,8 @@ class Fanout:
         st = t.state
         return {"game": st.game, "players": st.players, "seat": seat, "version": st.version,
                 "deal_no": st.deal_no, "balances": list(st.balances), "pot": st.pot, "to_act": list(st.to_act),
-                "actions": [], "names": t.names, "connection": t.connection(), "table": t.name}
+                "actions": [], "names": t.names, "connection": t.connection(), "table": t.name,
+                "deadlines": t.takeover.deadlines()}
 
     def _frame_view(self, enc, seat: int | None, v: dict) -> tuple[dict, bytes]:
         """``v`` framed by ``enc``; if it cannot be encoded (a game plugin put a value with no
@@ -144,14 +146,14 @@ class Fanout:
         its discards, its ``actions``) and encoded. Every frame is byte-for-byte what encoding
         that seat's whole view alone gives (tests/test_fanout.py, test_net_wire.py)."""
         t = self.table
-        names, connection = t.names, t.connection()
+        names, connection, deadlines = t.names, t.connection(), t.takeover.deadlines()
         public: dict[str, tuple] = {}  # lang -> (public view, its encoder; None: the game's view failed)
 
         def public_for(lang: str) -> tuple:
             if lang not in public:
                 try:
                     v = engine.public_view(t.state, lang)
-                    v["names"], v["connection"], v["table"] = names, connection, t.name
+                    v["names"], v["connection"], v["table"], v["deadlines"] = names, connection, t.name, deadlines
                     public[lang] = (v, wire.PublicEncoder("view", "view", v))
                 except Exception:  # noqa: BLE001 - a game plugin's bug: per-seat views, logged there
                     public[lang] = (self.view_for(None, lang, names, connection), None)

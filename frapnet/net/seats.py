@@ -59,6 +59,7 @@ SEAT_EVENT_TEXT = {
         "seat_left": "{name} left the table",
         "seat_left_takeover": "{name} left — a computer player takes the seat",
         "seat_takeover": "{name} did not come back in time — a computer player takes the seat",
+        "seat_timeout": "{name}'s time ran out ({seconds} s) — a computer player makes this move",
     },
     "ru": {
         "seat_joined": "За стол садится {name} (место {seat})",
@@ -68,6 +69,7 @@ SEAT_EVENT_TEXT = {
         "seat_left": "{name} уходит из-за стола",
         "seat_left_takeover": "{name} уходит из-за стола — место занимает компьютер",
         "seat_takeover": "{name} не вернулся вовремя — место занимает компьютер",
+        "seat_timeout": "{name}: время на ход вышло ({seconds} с) — этот ход делает компьютер",
     },
 }
 """Per language, the words of the host's seat events (docs/protocol.md "Seat events"); the key
@@ -77,7 +79,7 @@ the seat from now on) appended."""
 
 def seat_event_text(event: dict, lang: str) -> str:
     """A seat event (``{"type": "seat_joined"|"seat_lost"|"seat_back"|"seat_left"|
-    "seat_takeover", "seat": int 0…n−1, "name": str, ...}``) in plain words in ``lang``
+    "seat_takeover"|"seat_timeout", "seat": int 0…n−1, "name": str, ...}``) in plain words in ``lang``
     (``"en"``, ``"ru"``; any other language gets English). Seats are counted from 0, as everywhere."""
     words = SEAT_EVENT_TEXT.get(lang, SEAT_EVENT_TEXT["en"])
     key = event["type"]
@@ -85,7 +87,11 @@ def seat_event_text(event: dict, lang: str) -> str:
         key += "_bot"
     if event.get("takeover"):
         key += "_takeover"
-    grace = event.get("grace", 0)
-    grace = int(grace) if float(grace).is_integer() else grace
-    return words[key].format(name=event.get("name") or "?", seat=event["seat"], grace=grace)  # seats counted from 0 everywhere (issue #10 item 8)
+    grace, seconds = (_whole(event.get(k, 0)) for k in ("grace", "seconds"))
+    # seats counted from 0 everywhere (issue #10 item 8)
+    return words[key].format(name=event.get("name") or "?", seat=event["seat"], grace=grace, seconds=seconds)
+
+
+def _whole(x):
+    return int(x) if float(x).is_integer() else x
 

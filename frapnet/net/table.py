@@ -76,7 +76,7 @@ class Table:
         self._next_deal_call = None
         self.fanout = Fanout(self)
         self.journal = journal if journal is not None else RecordJournal(config.record)
-        self.takeover = Takeover(self, clock, choose, config.level, config.bot_delay, config.seed)
+        self.takeover = Takeover(self, clock, choose, config.level, config.bot_delay, config.seed, config.turn_time)
         self.actions_applied = 0
         self.rejected = 0
         # Per seat: the state version at which that seat's legal actions last changed, and those
@@ -131,6 +131,7 @@ class Table:
         self.fanout.views()
 
     def _changed(self, events: list[dict] = ()) -> None:
+        self.takeover.turn_clock()  # before the views: they carry the deadlines
         self.fanout.events(list(events))
         self.fanout.views()
         self.takeover.schedule()

@@ -1,5 +1,7 @@
-"""A table's timers: the grace period of a dropped seat and the host's own moves for a seat
-it has taken over (design.md principle 5; docs/hosting.md "Dropped connections").
+"""A table's timers: the grace period of a dropped seat, the host's own moves for a seat it has
+taken over (design.md principle 5; docs/hosting.md "Dropped connections"), and the turn clock
+(issue #9): a connected seat that does not act within ``turn_time`` seconds gets exactly that one
+move made for it by the computer player, and stays its player's.
 
 The computer player is handed in as a *chooser* — ``choose(view, level, rng) -> action list``
 over the seat's view, the same one a client gets (frapnet.hosting passes a
@@ -40,14 +42,16 @@ class Takeover:
     makes its choices reproducible per seat and state version."""
 
     def __init__(self, table: "Table", clock, choose: Chooser | None = None, level: str = "basic",
-                 delay: float = 0.0, seed: Any = None) -> None:
+                 delay: float = 0.0, seed: Any = None, turn_time: float | None = None) -> None:
         self.table = table
         self.clock = clock
         self.choose = choose or random_choice
         self.level = level
         self.delay = delay
         self.seed = seed
+        self.turn_time = turn_time or None
         self._calls: dict[int, Any] = {}  # seat -> its pending takeover move
+        self._turns: dict[int, tuple] = {}  # seat -> (version its choices date from, call, deadline)
 
     # --- grace ------------------------------------------------------------------------------
     def start_grace(self, s: Seat, seconds: float) -> None:
@@ -87,11 +91,12 @@ class Takeover:
             call.cancel()
 
     def cancel_all(self) -> None:
-        """Drop every pending move and grace period (the table ends)."""
-        for call in self._calls.values():
+        """Drop every pending move, turn clock and grace period (the table ends)."""
+        for call in [*self._calls.values(), *(c for _, c, _ in self._turns.values())]:
             if call.active():
                 call.cancel()
         self._calls.clear()
+        self._turns.clear()
         for s in self.table.seats:
             self.cancel_grace(s)
 
@@ -113,5 +118,62 @@ class Takeover:
             t.apply_action(seat, action, version)
         except ProtocolError as exc:
             log.warn("takeover move {action} for seat {seat} refused: {msg}", action=action, seat=seat,
+                     msg=exc.message)
+            t.apply_action(seat, engine.action_to_wire(engine.legal_actions(t.state, seat)[0]), version)
+
+    # --- the turn clock ---------------------------------------------------------------------
+    def turn_clock(self) -> None:
+        """After a change (before its views go out): every seat to act that a live connection
+        plays has its clock running — ``turn_time`` seconds from when its choices last changed
+        (``Table._since``: another seat looking at its cards does not restart it, as it does
+        not make an action stale); every other clock is stopped."""
+        t = self.table
+        want: dict[int, int] = {}
+        if self.turn_time and not t.finished and t.state.phase == engine.DEAL:
+            for seat in t.state.to_act:
+                s = t.seats[seat]
+                if s.peer is not None and not s.takeover:
+                    want[seat] = t._since[seat]
+        for seat, (since, call, _) in list(self._turns.items()):
+            if want.get(seat) != since:
+                if call.active():
+                    call.cancel()
+                del self._turns[seat]
+        for seat, since in want.items():
+            if seat not in self._turns:
+                call = self.clock.callLater(self.turn_time, self._turn_over, seat, since)
+                self._turns[seat] = (since, call, self.clock.seconds() + self.turn_time)
+
+    def deadlines(self) -> list:
+        """Per seat 0…n−1, the seconds it has left to act (rounded to 0.1; the view's
+        ``deadlines``), or None where no clock runs."""
+        now = self.clock.seconds()
+        out: list = [None] * len(self.table.seats)
+        for seat, (_, _, deadline) in self._turns.items():
+            out[seat] = round(max(0.0, deadline - now), 1)
+        return out
+
+    def _turn_over(self, seat: int, since: int) -> None:
+        self._turns.pop(seat, None)
+        t = self.table
+        s = t.seats[seat]
+        if t.finished or t.state.phase != engine.DEAL or seat not in t.state.to_act or t._since[seat] != since \
+                or s.peer is None or s.takeover:
+            return
+        version = t.state.version
+        view = engine.view(t.state, seat)
+        rng = random.Random(f"{self.seed}/clock/{seat}/{version}") if self.seed is not None else t.rng
+        try:
+            action = self.choose(view, self.level, rng)
+        except Exception:  # noqa: BLE001 - a strategy bug must not stall the table
+            log.failure("turn clock: the computer player failed; playing a random legal action")
+            action = random_choice(view, self.level, rng)
+        log.info("table {table}: seat {seat} ({name}) did not act in {t} s; the computer player moves for it",
+                 table=t.name, seat=seat, name=s.name, t=self.turn_time)
+        t.fanout.seat_event("seat_timeout", s, seconds=self.turn_time)
+        try:
+            t.apply_action(seat, action, version)
+        except ProtocolError as exc:
+            log.warn("turn clock move {action} for seat {seat} refused: {msg}", action=action, seat=seat,
                      msg=exc.message)
             t.apply_action(seat, engine.action_to_wire(engine.legal_actions(t.state, seat)[0]), version)

@@ -1,0 +1,136 @@
+"""The turn clock (issue #9 part 4): a connected seat that does not act within ``turn_time``
+seconds gets exactly one move made for it by the computer player handed to the table; the seat
+stays its player's; every view carries the seconds each seat to act has left (``deadlines``).
+Time is a ``twisted.internet.task.Clock`` (MemoryReactorClock's clock part)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from frapnet import engine
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from test_net_host import Conn, make  # noqa: E402 - the StringTransport client of the host units
+
+
+def _table(turn_time=30.0, chooser=None):
+    moves = []
+
+    def choose(view, level, rng):  # the computer player handed in: the first legal action, noted
+        moves.append((view["seat"], view["version"]))
+        return view["actions"][0]["action"]
+    table, factory, clock = make(players=2, turn_time=turn_time, choose=chooser or choose)
+    a, b = Conn(factory), Conn(factory)
+    a.hello("Olga"), b.hello("Ivan")
+    conns = {0: a, 1: b}
+    for c in conns.values():
+        c.read()
+    return table, clock, conns, moves
+
+
+def test_the_clock_plays_exactly_one_move_for_an_idle_seat_and_gives_it_back():
+    table, clock, conns, moves = _table(30.0)
+    st = table.state
+    seat = st.to_act[0]
+    idle = conns[seat]
+    assert idle.view["deadlines"][seat] == 30.0 and idle.welcome["turn_time"] == 30.0
+    assert [d for i, d in enumerate(idle.view["deadlines"]) if i != seat] == [None]
+    clock.advance(29.9)
+    assert table.state is st and moves == []
+    clock.advance(0.2)
+    assert moves == [(seat, st.version)] and table.state.version == st.version + 1
+    assert table.actions_applied == 1
+    s = table.seats[seat]
+    assert s.status == "connected" and s.peer is idle.proto and not s.takeover  # still the player's
+    msgs = idle.read()
+    ev = [m["event"] for m in msgs if m["type"] == "event" and m["event"]["type"] == "seat_timeout"]
+    assert ev == [{"type": "seat_timeout", "seat": seat, "name": s.name, "seconds": 30.0,
+                   "text": f"{s.name}'s time ran out (30 s) — a computer player makes this move"}]
+    # the seat acts for itself again: whoever is to act now has a fresh 30 s, and acting stops it
+    st2 = table.state
+    nxt = st2.to_act[0]
+    assert conns[nxt].view["deadlines"][nxt] == 30.0
+    clock.advance(10)
+    conns[nxt].act(engine.action_to_wire(engine.legal_actions(st2, nxt)[0]), st2.version)
+    assert conns[nxt].errors() == [] and table.state.version == st2.version + 1
+    assert len(moves) == 1  # nothing more was played for anyone
+
+
+def test_another_seat_looking_does_not_restart_the_clock_F9():
+    """F9/F10: a seat looking at its cards changes the state's version but not the bidder's
+    choices, so the bidder's clock keeps running from when its turn came."""
+    table, clock, conns, moves = _table(30.0)
+    st = table.state
+    bidder = st.to_act[0]
+    other = 1 - bidder
+    clock.advance(20)
+    conns[other].act(["look"], st.version)
+    assert conns[other].errors() == [] and table.state.version == st.version + 1
+    assert conns[bidder].read() and conns[bidder].view["deadlines"][bidder] == 10.0
+    clock.advance(10.1)
+    assert len(moves) == 1 and moves[0][0] == bidder
+
+
+def test_no_clock_by_default_for_a_dropped_seat_or_a_taken_over_one():
+    """Off when ``turn_time`` is None (frapnet play); a dropped seat has its grace period instead."""
+    table, clock, conns, moves = _table(None)
+    st = table.state
+    assert conns[st.to_act[0]].view["deadlines"] == [None, None]
+    clock.advance(1000)
+    assert moves == [] and table.state is st
+    table, clock, conns, moves = _table(30.0)
+    st = table.state
+    seat = st.to_act[0]
+    conns[seat].tr.loseConnection()
+    assert table.seats[seat].status == "reconnecting"
+    clock.advance(60)  # under the 120 s grace: the table waits, no clock for a dropped seat
+    assert moves == [] and table.state is st
+    other = conns[1 - seat]
+    other.read()
+    assert other.view["deadlines"] == [None, None]
+
+
+def test_a_real_host_plays_for_a_player_who_never_acts_and_the_match_ends():
+    """`frapnet host --turn-time 0.3` (a real process, loopback): a player who joins and never
+    acts keeps the seat ("connected" in every view) while the clock moves for it, one
+    ``seat_timeout`` per move; the one-deal match ends with the result line, F6 balanced."""
+    import json
+    import os
+    import socket
+    import subprocess
+
+    from frapnet.net import wire
+    from frapnet.net.protocol import PROTOCOL_VERSION
+    host = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                             "--no-announce", "--players", "2", "--bots", "1", "--deals", "1", "--pause", "0",
+                             "--seed", "4", "--turn-time", "0.3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    try:
+        port = int(host.stdout.readline().rsplit(":", 1)[1])
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(wire.frame({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Sleepy"}))
+        buf, msgs = b"", []
+        while not any(m["type"] == "closing" for m in msgs):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+            while len(buf) >= 4 and len(buf) - 4 >= int.from_bytes(buf[:4], "big"):
+                n = int.from_bytes(buf[:4], "big")
+                msgs.append(wire.decode(buf[4:4 + n]))
+                buf = buf[4 + n:]
+        out, err = host.communicate(timeout=30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.communicate()
+    assert host.returncode == 0, err[-2000:]
+    views = [m["view"] for m in msgs if m["type"] == "view"]
+    timeouts = [m["event"] for m in msgs if m["type"] == "event" and m["event"]["type"] == "seat_timeout"]
+    assert timeouts and all(e["seat"] == 0 and e["name"] == "Sleepy" for e in timeouts)
+    assert all(v["connection"][0] == "connected" for v in views)
+    assert any(v["deadlines"][0] is not None for v in views)
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["deals"] == 1 and sum(result["balances"]) + result["pot"] == 0  # F6
+    assert err.count("did not act in 0.3 s") == len(timeouts)
