@@ -20,9 +20,10 @@ size, nested deep, with control characters, invalid UTF-8, non-string keys, huge
 with bad digits, unknown extensions; plus framing faults (random bytes, lengths over the limit,
 trailing bytes, a body that is not a map).
 
-The fuzzing is bounded (``--frames``, ``--max-seconds``); the match is held in its last deal
-(seats 0 and 1 wait) until the frames are sent, so it is in play the whole time; then the two
-seats leave, the host plays them, and the match must finish. Printed: frames sent, sessions,
+The fuzzing is bounded (``--frames``, ``--max-seconds``); seats 0 and 1 pace the match so that
+it spans the whole fuzz (deal k may end once k/``--deals`` of the frames are sent; the last deal
+waits for the end), so it is in play the whole time; then the two seats leave, the host plays
+them, and the match must finish. Printed: frames sent, sessions,
 the error codes received, ``internal`` answers, tracebacks and error/critical lines in the
 host's log, whether the match finished (exit status, deals, F6 balance check), and the host's
 RSS before and after (VmRSS, and the peak VmHWM). Exit status 0 only if tracebacks = 0,
@@ -328,10 +329,10 @@ class Seat(threading.Thread):
     ``release`` is set, then leaves (the host plays the seat to the end)."""
 
     def __init__(self, port: int, seat: int, corpus: Corpus, rng: random.Random, stats: Stats, deals: int,
-                 release: threading.Event) -> None:
+                 release: threading.Event, target: int) -> None:
         super().__init__(daemon=True)
         self.port, self.seat, self.corpus, self.rng, self.stats = port, seat, corpus, rng, stats
-        self.deals, self.release = deals, release
+        self.deals, self.release, self.target = deals, release, target
         self.error = None
         self.moves = 0
 
@@ -368,7 +369,9 @@ class Seat(threading.Thread):
                 continue
             if time.monotonic() - window >= 1.0:
                 window, count = time.monotonic(), 0
-            hold = view.get("deal_no", 0) >= self.deals and not self.release.is_set()
+            # deal k may end once k/deals of the frames are sent: the match spans the whole fuzz
+            allowed = min(self.deals, 1 + self.stats.frames * self.deals // max(1, self.target))
+            hold = view.get("deal_no", 0) >= allowed and not self.release.is_set()
             if self.release.is_set():
                 s.sendall(wire.frame({"type": "leave"}))
                 self.stats.add(1, replies, collections.Counter(seat=1))
@@ -431,7 +434,8 @@ def main(argv=None) -> int:
         corpus = Corpus(a.seed)
         stats = Stats()
         release = threading.Event()
-        seats = [Seat(port, i, corpus, random.Random(f"{a.seed}/seat{i}"), stats, a.deals, release) for i in (0, 1)]
+        seats = [Seat(port, i, corpus, random.Random(f"{a.seed}/seat{i}"), stats, a.deals, release, a.frames)
+                 for i in (0, 1)]
         for t in seats:
             t.start()
         time.sleep(1.0)
