@@ -538,7 +538,9 @@ def test_closed_terminal_then_join_again_takes_the_seat_back_with_the_saved_toke
             tokens.save_token("127.0.0.1", port2, "stale-token-0123456789", path=store)
             t = Tmux(cmd.replace(f":{port} ", f":{port2} ") + flag + "; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
             ts.append(t)
-            fresh = t.wait(lambda s: "Olga (you)" in s, 20, "a new seat")
+            # the first Olga still sits at this table: one name per table, the second is "Olga 2" (issue #9)
+            me = "Olga (you)" if flag == "" else "Olga 2 (you)"
+            fresh = t.wait(lambda s: me in s, 20, "a new seat")
             assert ("The saved seat is no longer valid; taking a new seat." in fresh) == (flag == ""), fresh
             assert json.loads(store.read_text())[f"127.0.0.1:{port2}/"]["token"] != "stale-token-0123456789"
     finally:
