@@ -176,11 +176,19 @@ def test_flood_is_dropped_then_closed(memory_ws):
 
 
 def test_connection_caps_apply_to_websockets(memory_ws):
+    """The host's connection limit counts WebSockets: at the limit a new one pushes out the
+    oldest still waiting for its hello (``busy``, issue #9); once all have joined, a new one gets
+    ``busy`` itself."""
     clock, table, hf, wf = make(max_connections=3)
     conns = [memory_ws(wf) for _ in range(4)]
     assert all(c.accepted for c in conns)
-    assert codes(conns[3].read()) == ["busy"] and conns[3].disconnected
+    assert codes(conns[0].read()) == ["busy"] and conns[0].disconnected
     assert len(hf.connections) == 3
+    conns[1].send(HELLO)
+    conns[2].send({**HELLO, "name": "Ivan"})
+    conns[3].send({**HELLO, "spectate": True, "name": "Petr"})
+    late = memory_ws(wf)
+    assert codes(late.read()) == ["busy"] and late.disconnected and len(hf.connections) == 3
 
 
 def test_handshake_timeout_over_websocket(memory_ws):
