@@ -447,7 +447,7 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=30, help="deals of the 12-seat table (default 30)")
     ap.add_argument("--think", type=float, default=0.25, help="bots' seconds before each move in the capacity ramp")
     ap.add_argument("--ramp", default="25,50,100,200,300,400,600,800", help="table counts to try, in order")
-    ap.add_argument("--step", type=float, default=4.0, help="seconds measured per ramp step (after a warm-up of max(2, K/250) s)")
+    ap.add_argument("--step", type=float, default=4.0, help="seconds measured per ramp step (after a warm-up of max(2, K/50) s)")
     ap.add_argument("--budget", type=float, default=150.0, help="stop the ramp after this many seconds in total")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--only", choices=("latency", "capacity"), default=None,
@@ -489,7 +489,7 @@ def main() -> int:
         if time.monotonic() - began > a.budget:
             print(f"  (time budget of {a.budget:.0f} s used; ramp stopped)")
             break
-        h, c = run_pair(k, 4, 0, "basic", a.think, max(2.0, k / 250), a.step, a.seed)  # 4·K connections to open first
+        h, c = run_pair(k, 4, 0, "basic", a.think, max(2.0, k / 50), a.step, a.seed)  # 4·K connections to open first
         r = c["rtt"]
         p99 = pct(r, 99)
         ok = bool(r) and p99 < 0.050
