@@ -13,6 +13,7 @@ from twisted.protocols.policies import TimeoutMixin
 
 from frapnet.net import wire
 from frapnet.net.protocol import ProtocolError, check_client_message, error_message, for_log, name_key
+from frapnet.net.seats import seat_with_token
 from frapnet.net.table import Table
 
 log = Logger(namespace="frapnet.host")
@@ -132,7 +133,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             if kind != "hello":
                 raise ProtocolError("not_joined", f"send hello first (got {kind})")
             table = self.factory.table_for(msg.get("table"))
-            if table.password is not None and not table.holds_token(msg.get("token")):
+            if table.password is not None and seat_with_token(table.seats, msg.get("token")) is None:
                 held = self.factory.password_held(self.addr_host, msg["name"], table)
                 if held:
                     raise ProtocolError("password", held, fatal=True)

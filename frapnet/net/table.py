@@ -177,10 +177,6 @@ class Table:
         self._maybe_start()
         return seat
 
-    def holds_token(self, token: str | None) -> bool:
-        """True if ``token`` is a seat's token here (a seated player coming back)."""
-        return seat_with_token(self.seats, token) is not None
-
     def reserved_token(self, seat: int) -> str:
         """The token of ``seat``, kept for one of the host's own computer players (``--bots``)."""
         s = self.seats[seat]
@@ -222,8 +218,7 @@ class Table:
             s = free[0]
         if self.open_seat(s):
             self.takeover.cancel(s.index)  # its computer player stops: a person sits here again
-        # one name per table (issue #9): a second "Olga" sits as "Olga 2", for everyone
-        s.name = distinct_name(hello["name"], [x.name for x in self.seats if x is not s]
+        s.name = distinct_name(hello["name"], [x.name for x in self.seats if x is not s]  # "Olga 2" (issue #9)
                                + [getattr(p, "name", "") for p in self.spectators])
         if not s.reserved:
             s.token = secrets.token_urlsafe(18)
