@@ -249,7 +249,7 @@ def _resumable(tmp_path):
     from frapnet.net.config import TableConfig
     from frapnet.net.table import Table
     path = str(tmp_path / "m.json")
-    t = Table(TableConfig(name="T", players=3, record=path), clock=Clock(), rng=_random.Random(1))
+    t = Table(TableConfig(name="T", players=3, record=path, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
     deck = engine.pack(t.state)
     t.state, _ = engine.start_deal(t.state, deck, 0)
     t.journal.write_record(t.state)
@@ -270,7 +270,7 @@ def test_resume_with_a_damaged_seats_file_starts_with_empty_seats(tmp_path, seat
     from frapnet.net.table import Table
     path = _resumable(tmp_path)
     (tmp_path / "m.json.seats").write_text(seats_text)
-    t = Table(TableConfig(name="T", players=3, record=path), clock=Clock(), rng=_random.Random(1))
+    t = Table(TableConfig(name="T", players=3, record=path, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
     t.resume(record.load(path))
     assert t.state.deal_no == 1 and [s.status for s in t.seats] == ["empty"] * 3
 
@@ -286,7 +286,7 @@ def test_resume_cleans_saved_names_and_keeps_good_tokens(tmp_path):
     (tmp_path / "m.json.seats").write_text(_json.dumps({"seats": [
         {"token": good, "name": "\x1b[2JEve\u202e" + "x" * 100, "bot": "yes"},
         {"token": good + "2", "name": ["not", "text"]}, {"name": "NoToken"}]}))
-    t = Table(TableConfig(name="T", players=3, record=path), clock=Clock(), rng=_random.Random(1))
+    t = Table(TableConfig(name="T", players=3, record=path, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
     t.resume(record.load(path))
     assert t.seats[0].name == "[2JEve" + "x" * 26 and t.seats[0].token == good and t.seats[0].is_bot is False
     assert t.seats[1].name == "" and t.seats[1].status == "reconnecting" and t.seats[2].status == "empty"

@@ -76,6 +76,7 @@ class Conn:
 def make(players=4, clock=None, **kw):
     clock = clock or Clock()
     kw.setdefault("pause", 0.0)
+    kw.setdefault("nonce_time", 0.0)  # these fake peers send no nonces (fair deals: tests/test_fair_deal.py)
     rate = kw.pop("rate", 50)
     rng = random.Random(kw.pop("seed", 1))
     extra = {k: kw.pop(k) for k in ("on_finish", "registry", "choose", "reserved") if k in kw}
@@ -219,7 +220,7 @@ def test_simultaneous_pass_cards_all_accepted_against_one_version():
     if "frak_you" not in default_registry().games:
         pytest.skip("frapnet-frak-you is not installed")
     clock = Clock()
-    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0), clock=clock, rng=random.Random(3))
+    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0, nonce_time=0.0), clock=clock, rng=random.Random(3))
     factory = HostFactory({"T": table}, clock)
     conns = seat_all(factory)
     for c in conns:
@@ -450,7 +451,7 @@ def test_match_ends_when_the_game_says_so_K12(registry):
         pytest.skip("the frak_you variant is not installed")
     clock = Clock()
     finished = []
-    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0), clock=clock, rng=random.Random(2),
+    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0, nonce_time=0.0), clock=clock, rng=random.Random(2),
                   on_finish=finished.append, registry=registry)
     factory = HostFactory({"T": table}, clock)
     conns = seat_all(factory)
@@ -471,8 +472,8 @@ def test_match_ends_when_the_game_says_so_K12(registry):
 
 def test_several_tables_one_host_are_independent():
     clock = Clock()
-    a = Table(TableConfig(name="A", players=2, pause=0.0), clock=clock, rng=random.Random(1))
-    b = Table(TableConfig(name="B", players=2, options={"ante": 200}, pause=0.0), clock=clock,
+    a = Table(TableConfig(name="A", players=2, pause=0.0, nonce_time=0.0), clock=clock, rng=random.Random(1))
+    b = Table(TableConfig(name="B", players=2, options={"ante": 200}, pause=0.0, nonce_time=0.0), clock=clock,
               rng=random.Random(2))
     factory = HostFactory({"A": a, "B": b}, clock)
     lost = Conn(factory)
@@ -511,6 +512,7 @@ def test_record_journaled_per_action_then_per_deal_when_large(tmp_path, monkeypa
         c = to_act(conns)[0]
         c.act(rng.choice(c.view["actions"])["action"])
     rec = record.load(str(path))
+    assert [d.pop("shuffle")["scheme"] for d in rec["deals"]] == ["frapnet-shuffle/1"]  # fairness.md, issue #11
     assert engine.record(table.state) == rec  # written at the deal's end
 
 
@@ -539,6 +541,8 @@ def test_every_view_frame_is_exactly_that_seats_view_encoded_F6_F9():
             if table.finished:
                 break
             want = wire.frame({"type": "view", "view": table.view_for(seat_of, "en")})
+            if table.state.phase != "deal":  # after a deal's last view: its shuffle_reveal (issue #11)
+                want += wire.frame(table.dealing.round.reveal_message())
             assert data.endswith(want)
             checked += 1
     assert checked > 13 * 100 and max(map(abs, table.state.balances)) >= 2 ** 64

@@ -35,7 +35,7 @@ FRAPNET = [sys.executable, "-m", "frapnet"]
 
 def _table():
     clock = Clock()
-    table = Table(TableConfig(name="T", players=2, pause=0.0), clock=clock, rng=random.Random(1))
+    table = Table(TableConfig(name="T", players=2, pause=0.0, nonce_time=0.0), clock=clock, rng=random.Random(1))
     factory = HostFactory({"T": table}, clock, rate=10 ** 6)
     conns = []
     for i in range(2):
@@ -149,7 +149,8 @@ def _hello(name="X", **kw):
 def test_real_host_survives_attacks_and_the_match_finishes():
     host = subprocess.Popen(FRAPNET + ["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--players", "5",
                                        "--bots", "4", "--deals", "3", "--seed", "3", "--pause", "0.1",
-                                       "--bot-delay", "0.01", "--grace", "60"],
+                                       "--bot-delay", "0.01", "--grace", "60",
+                                       "--nonce-time", "0"],  # Mallory's raw socket sends no nonces
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     try:

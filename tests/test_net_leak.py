@@ -12,6 +12,12 @@ connections through frapnet.net.web; their raw WebSocket bytes, HTTP upgrade inc
 A spectator may see only the turn-ups and played cards. Every other card of the pack (other
 hands, the talon, other players' discards, an unlooked own hand) is forbidden; its encodings
 (the msgpack string "10H" and the text form "10♥") must never appear in that stream.
+
+Fair deals (issue #11, docs/fairness.md): every connection answers the shuffle as a real client
+does (frapnet.net.dealcheck.DealChecker), and no seat or spectator may receive the host's seed or
+salt, or the deck key that follows from them and the nonces — as raw bytes or hex — before the
+deal's last card is played or it is thrown in: only in the shuffle_reveal frame sent after it.
+Every client's check of every reveal must then pass.
 """
 from __future__ import annotations
 
@@ -23,18 +29,45 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransportWithDisconnection
 
-from frapnet import engine
+from frapnet import engine, fairness
 from frapnet.cards import format_card
 from frapnet.net import wire
 from frapnet.net.config import TableConfig
 from frapnet.net.server import HostFactory
 from frapnet.net.table import Table
+from frapnet.net.dealcheck import OK, DealChecker
 from frapnet.net.protocol import PROTOCOL_VERSION
 from frapnet.net.web import web_factory
 
 
-class Conn:
+class Answering:
+    """Both kinds of connection answer the shuffle as a real client does (DealChecker) and keep
+    the verdict of every reveal."""
     _n = 50000
+
+    def start_checking(self) -> None:
+        Answering._n += 1
+        self.checker = DealChecker(nonce_source=lambda deal, n=Answering._n: fairness.seeded_secret("nonce", n, deal))
+        self.verdicts = []
+
+    def handle(self, msgs) -> None:
+        for msg in msgs:
+            kind = msg["type"]
+            if kind == "view":
+                self.checker.view(msg["view"])
+            elif kind == "welcome":
+                self.checker.welcome(msg)
+            elif kind == "event":
+                self.checker.event(msg["event"])
+            elif kind in ("shuffle_commit", "shuffle_hashes"):
+                reply = (self.checker.commit if kind == "shuffle_commit" else self.checker.hashes)(msg)
+                if reply is not None:
+                    self.send(reply)
+            elif kind == "shuffle_reveal":
+                self.verdicts.append(self.checker.reveal(msg))
+
+
+class Conn(Answering):
 
     def __init__(self, factory, name, **hello):
         Conn._n += 1
@@ -46,6 +79,7 @@ class Conn:
         self.scanned = 0
         self.pos = 0
         self.view = None
+        self.start_checking()
         self.proto.dataReceived(wire.frame({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, **hello}))
         self.seat = self.read()[0]["seat"]
 
@@ -69,10 +103,11 @@ class Conn:
             if msg["type"] == "view":
                 self.view = msg["view"]
             assert msg["type"] != "error", msg
+        self.handle(out)
         return out
 
 
-class WSConn:
+class WSConn(Answering):
     """A seat or spectator over the web endpoint's WebSocket (conftest.MemoryWebSocket)."""
 
     def __init__(self, memory_ws, wf, name, **hello):
@@ -80,6 +115,7 @@ class WSConn:
         assert self.c.accepted
         self.scanned = 0
         self.view = None
+        self.start_checking()
         self.c.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, **hello})
         self.seat = self.read()[0]["seat"]
 
@@ -97,6 +133,7 @@ class WSConn:
         for msg in out:
             assert msg["type"] != "error", msg
         self.view = self.c.view
+        self.handle(out)
         return out
 
 
@@ -143,6 +180,31 @@ def hits(data: bytes, cards) -> list[str]:
     return [c for c in cards if any(e in data for e in encodings(c))]
 
 
+def deal_secrets(table) -> dict[str, bytes]:
+    """The current deal's secrets in every encoding a frame could carry them in."""
+    rnd = table.dealing.round
+    if rnd is None:
+        return {}
+    key = fairness.deck_key(rnd.seed, rnd.nonces)
+    out = {}
+    for name, value in (("seed", rnd.seed), ("salt", rnd.salt), ("deck key", key)):
+        out[f"{name} (raw)"] = value
+        out[f"{name} (hex)"] = value.hex().encode()
+        out[f"{name} (HEX)"] = value.hex().upper().encode()
+    return out
+
+
+def secrets_leaked(table, data: bytes) -> list[str]:
+    """Secrets of the current deal in ``data`` outside its shuffle_reveal frame (which may come
+    only once the deal is over, as the last frame of the step that ended it)."""
+    if table.dealing.revealed:
+        reveal = wire.frame(table.dealing.round.reveal_message())[4:]  # its body: TCP and WebSocket alike
+        at = data.find(reveal)
+        assert at >= 0 or not any(v in data for v in deal_secrets(table).values())
+        data = data[:at] if at >= 0 else data
+    return [name for name, value in deal_secrets(table).items() if value in data]
+
+
 @pytest.mark.parametrize("players, options, deals, seed", [
     (4, {}, 30, 1),
     (4, {"cut_in": True, "revoke": "penalize"}, 30, 2),
@@ -164,19 +226,24 @@ def test_no_card_leaks_to_any_seat_or_spectator(players, options, deals, seed, m
     pack = engine.pack(table.state)
     know = Knowledge(players)
     rng = random.Random(seed * 7919)
-    scanned = own_seen = steps = 0
+    scanned = own_seen = steps = secret_scans = 0
     cut_ins = blind = 0
 
     def scan():
-        nonlocal scanned, own_seen
+        nonlocal scanned, own_seen, secret_scans
         know.update(table.state)
         if table.state.deal is None:
             for c in everyone:
-                assert hits(c.new_bytes(), pack) == []
+                data = c.new_bytes()
+                assert hits(data, pack) == []
+                assert secrets_leaked(table, data) == [], f"seat {c.seat} was sent the shuffle's secrets"
             return
         for c in everyone:
             data = c.new_bytes()
             scanned += len(data)
+            leaked = secrets_leaked(table, data)
+            assert leaked == [], f"deal {table.state.deal_no}: seat {c.seat} was sent {leaked} before the reveal"
+            secret_scans += bool(deal_secrets(table))
             leaked = hits(data, know.forbidden(pack, c.seat))
             assert leaked == [], f"deal {table.state.deal_no}: seat {c.seat} was sent {leaked}"
             if c.seat is not None and hits(data, know.own[c.seat]):
@@ -202,6 +269,11 @@ def test_no_card_leaks_to_any_seat_or_spectator(players, options, deals, seed, m
     assert scanned > 100_000
     assert own_seen > deals  # the scanner does see cards where they are allowed (it can fail)
     assert web_spectator.scanned > 20_000 and conns[0].scanned > 20_000  # WebSocket bytes were scanned
+    assert secret_scans > steps  # the secrets were looked for in every stream at every step
+    for c in everyone:  # every deal was shuffled with every seat's nonce and checked by every client
+        c.read()  # the last deal's reveal, after the final scan
+        assert [v.status for v in c.verdicts] == [OK] * deals, [v.text for v in c.verdicts if v.status != OK]
+    assert all(None not in p["nonces"] for p in table.dealing.proofs)
     if players == 4 and options.get("cut_in"):
         assert cut_ins > 0 and blind > 0  # the risky paths were exercised
 
@@ -218,8 +290,9 @@ def test_scanner_catches_a_leak(transport, memory_ws):
     else:
         wf = web_factory(factory, reactor=clock)
         conns = [WSConn(memory_ws, wf, f"P{i}") for i in range(4)]
-    for c in conns:
-        c.read()
+    for _ in range(3):  # the shuffle's two answers, then the deal
+        for c in conns:
+            c.read()
     first = next(c for c in conns if c.seat in c.view["to_act"])
     first.send({"type": "act", "action": ["look"], "version": first.view["version"]})
     know = Knowledge(4)
@@ -228,3 +301,18 @@ def test_scanner_catches_a_leak(transport, memory_ws):
     data = first.tr.value() if transport == "tcp" else first.c.raw()
     assert sorted(hits(data, know.forbidden(engine.pack(table.state), other.seat))) == \
         sorted(table.state.deal.hands[first.seat])
+
+
+def test_secret_scanner_catches_an_early_reveal():
+    """Control (issue #11): the reveal sent in the middle of a deal is caught by the scan."""
+    clock = Clock()
+    table = Table(TableConfig(name="T", players=3, pause=0.0), clock=clock, rng=random.Random(4))
+    factory = HostFactory({"T": table}, clock)
+    conns = [Conn(factory, f"P{i}") for i in range(3)]
+    for _ in range(3):
+        for c in conns:
+            c.read()
+    assert table.state.phase == "deal" and not table.dealing.revealed
+    assert secrets_leaked(table, conns[0].new_bytes()) == []
+    table.fanout.send_all(table.dealing.round.reveal_message())  # a host that reveals too early
+    assert secrets_leaked(table, conns[1].new_bytes()) == ["seed (hex)", "salt (hex)"]

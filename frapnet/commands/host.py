@@ -32,7 +32,8 @@ def add_arguments(p):
     p.add_argument("--resume", action="store_true",
                    help="if the --record FILE exists, continue the match it holds (after a crash or restart), "
                         "under the table's name unless --name is given")
-    p.add_argument("--seed", default=None, help="seed for shuffles, the first dealer and bots (reproducible tests)")
+    p.add_argument("--seed", default=None, help="seed for the host's shuffle secrets, the first dealer and bots "
+                        "(reproducible tests; anyone who knows it knows every deal — docs/fairness.md)")
     p.add_argument("--grace", type=float, default=120.0, metavar="SECONDS",
                    help="how long a dropped player keeps the seat before a computer plays it (default 120)")
     p.add_argument("--turn-time", type=float, default=120.0, metavar="SECONDS",
@@ -41,6 +42,9 @@ def add_arguments(p):
     p.add_argument("--pause", type=float, default=1.5, metavar="SECONDS",
                    help="pause between deals so players can read the settlement (default 1.5)")
     p.add_argument("--bot-delay", type=float, default=0.0, metavar="SECONDS", help="computer players think this long")
+    p.add_argument("--nonce-time", type=float, default=3.0, metavar="SECONDS",
+                   help="fair deals: how long each seat has to send its shuffle nonce (its hash, then the "
+                        "nonce); a seat that does not answer in time is left out and everyone is told (default 3)")
     p.add_argument("--announce", dest="announce", action="store_true", default=True,
                    help="announce the table on the LAN with DNS-SD (default)")
     p.add_argument("--no-announce", dest="announce", action="store_false", help="do not announce the table")
@@ -60,7 +64,7 @@ def add_arguments(p):
 
 def check_arguments(args) -> str | None:
     """What is wrong with the non-rule arguments (None if nothing), checked before listening:
-    ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay``, ``--turn-time`` finite and
+    ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay``, ``--turn-time``, ``--nonce-time`` finite and
     ≥ 0 seconds; ``--name`` without control characters, at most 63 bytes of UTF-8 (a DNS-SD
     instance name, and hello.table's limit); ``--record`` a file this process can create or
     replace (probed by creating and removing a temporary file beside it)."""
@@ -78,7 +82,7 @@ def check_arguments(args) -> str | None:
     if args.deals is not None and args.deals < 1:
         return f"--deals must be at least 1, not {args.deals}"
     for flag, value in (("--grace", args.grace), ("--pause", args.pause), ("--bot-delay", args.bot_delay),
-                        ("--rematch", args.rematch), ("--turn-time", args.turn_time)):
+                        ("--rematch", args.rematch), ("--turn-time", args.turn_time), ("--nonce-time", args.nonce_time)):
         if not math.isfinite(value) or value < 0:
             return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
     if args.name is not None:
@@ -111,7 +115,8 @@ def host_config(args, name: str, options: dict):
     table = TableConfig(name=name, game=args.game, players=args.players, options=options,
                         house_rules=args.house_rule, password=args.password, grace=args.grace, pause=args.pause,
                         deals=args.deals, record=args.record, level=args.level, bot_delay=args.bot_delay,
-                        seed=args.seed, rematch=args.rematch, turn_time=args.turn_time or None)
+                        seed=args.seed, rematch=args.rematch, turn_time=args.turn_time or None,
+                        nonce_time=args.nonce_time)
     return HostConfig(table, bots=args.bots, bind=args.bind, port=args.port, plugins_dirs=args.plugins_dir,
                       announce=args.announce, interfaces=args.interface, resume=args.resume, web=args.web)
 

@@ -23,6 +23,9 @@ class TableConfig:
     - ``level``, ``bot_delay``: the takeover computer player's level and seconds per move.
     - ``seed``: shuffles, the first dealer (F7) and computer moves reproducible (None: system
       randomness).
+    - ``nonce_time``: seconds each seat has for each answer of a deal's shuffle (its nonce hash,
+      then its nonce; docs/fairness.md); a seat that does not answer in time is left out. 0:
+      no seat is asked (the deck follows from the host's seed alone — tests only).
     - ``max_spectators``: more spectators are refused with ``busy`` (watchers can never fill
       the host's connections and lock players out of their seats).
     - ``rematch``: seconds a finished match waits for its players to accept a rematch with the
@@ -48,6 +51,7 @@ class TableConfig:
     max_spectators: int = 32
     rematch: float = 0.0
     turn_time: float | None = None
+    nonce_time: float = 3.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", dict(self.options or {}))

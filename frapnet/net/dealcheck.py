@@ -122,14 +122,15 @@ class DealChecker:
         d = self.deals.get(view.get("deal_no"))
         if d is None:
             return
-        if not d.seen_view:
+        first = not d.seen_view
+        if first:
             d.seen_view = True
             d.dealer = view.get("dealer")
             if d.on_time and not view.get("dead_turn_ups"):
                 d.first_turn_up = view.get("turn_up")
         hand = view.get("hand")
         if isinstance(hand, list):
-            if d.first_hand is None and d.on_time:
+            if d.first_hand is None and d.on_time and self._as_dealt(view, first):
                 d.first_hand = list(hand)
             d.held.update(c for c in hand if isinstance(c, str))
         for c in view.get("discards") or ():
@@ -144,6 +145,15 @@ class DealChecker:
             for item in view.get(key) or ():
                 if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[1], str):
                     d.played.add((item[0], item[1]))
+
+    def _as_dealt(self, view: dict, first: bool) -> bool:
+        """Does ``view`` show our hand as it was dealt? Yes in the deal's first view; in a game
+        whose views list ``seats`` (Frap: the hand shows once looked at, F9), also while our
+        seat has declared nothing and discarded nothing (a cut-in, F17, replaces the hand)."""
+        mine = [x for x in view.get("seats") or () if isinstance(x, dict) and x.get("seat") == self.seat]
+        if mine:
+            return mine[0].get("declaration") is None and not view.get("discards")
+        return first
 
     def event(self, event: dict) -> None:
         """An ``event``: note a card played (``{"type": "play", "seat", "card"}``)."""

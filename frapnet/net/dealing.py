@@ -177,3 +177,123 @@ class ShuffleRound:
         self.cancel()
         self.stage = DONE
         self.on_done(self)
+
+
+class FairDealing:
+    """A table's fair deals (owned by :class:`frapnet.net.table.Table` as ``table.dealing``).
+
+    :meth:`start` runs a :class:`ShuffleRound` for the next deal and calls ``deal(deck, dealer
+    proof)`` back — ``table._deal_ready(deck, proof)`` — when the deck is known; :meth:`over`
+    sends the reveal once the deal has ended; :meth:`answer` takes a seat's ``nonce_hash`` or
+    ``nonce``; :meth:`catch_up` brings a connection that joins mid-round or mid-deal up to date.
+    ``proofs``: per deal index, its proof (records.md ``shuffle``), shared with the journal.
+    The host's seed and salt are :func:`secrets_for` the table's seed; without one they come from
+    ``table.rng`` — :class:`random.SystemRandom` (the operating system's secure randomness)
+    unless a test hands in another.
+    """
+
+    def __init__(self, table, time_limit: float) -> None:
+        self.table = table
+        self.time_limit = time_limit
+        self.round: ShuffleRound | None = None     # the round of the deal being shuffled or played
+        self.revealed = True                       # the current round's reveal was sent
+        self.proofs: list[dict | None] = []
+
+    @property
+    def busy(self) -> bool:
+        """A shuffle is under way (the next deal waits for its nonces)."""
+        return self.round is not None and self.round.stage != DONE
+
+    def start(self, deal: Callable[[list, dict], Any]) -> None:
+        """Shuffle deal number ``deal_no + 1`` with the seats that have a live connection."""
+        t = self.table
+        number = t.state.deal_no + 1
+        if t.seed is not None:
+            seed, salt = secrets_for(number, t.seed)
+        else:
+            seed, salt = t.rng.randbytes(fairness.SEED_BYTES), t.rng.randbytes(fairness.SALT_BYTES)
+        # every seat with a live connection; with no time allowed (--nonce-time 0) nobody is asked
+        asked = [s.index for s in t.seats if s.peer is not None] if self.time_limit > 0 else []
+
+        def done(rnd: ShuffleRound) -> None:
+            if t.finished or rnd is not self.round:
+                return
+            from frapnet import engine
+            deal(rnd.deck(engine.pack(t.state)), rnd.proof())
+
+        self.round = ShuffleRound(number, t.state.players, asked, seed, salt, clock=t.clock,
+                                  time_limit=self.time_limit, send_all=t.fanout.send_all, on_done=done,
+                                  on_left_out=self._left_out)
+        self.revealed = False
+        self.round.start()
+
+    def dealt(self, deal_index: int, proof: dict) -> None:
+        """The deal ``deal_index`` (0-based) was dealt with ``proof``: keep it for the journal."""
+        while len(self.proofs) <= deal_index:
+            self.proofs.append(None)
+        self.proofs[deal_index] = proof
+
+    def over(self) -> None:
+        """The deal has ended (last card played, or thrown in): reveal seed, salt and nonces."""
+        if self.round is not None and self.round.stage == DONE and not self.revealed:
+            self.revealed = True
+            self.table.fanout.send_all(self.round.reveal_message())
+
+    def answer(self, peer, msg: dict) -> None:
+        """A seat's ``nonce_hash`` or ``nonce`` (checked by protocol.check_client_message).
+        Raises ProtocolError ``not_seated`` (a spectator), ``late``, ``bad_message``, ``bad_nonce``."""
+        seat = getattr(peer, "seat", None)
+        if seat is None:
+            raise ProtocolError("not_seated", f"{msg['type']}: spectators do not take part in the shuffle")
+        rnd = self.round
+        if rnd is None or rnd.stage == DONE:
+            raise ProtocolError("late", f"{msg['type']}: no shuffle is waiting for an answer now")
+        if msg["type"] == "nonce_hash":
+            rnd.got_hash(seat, msg["deal"], msg["hash"])
+        else:
+            rnd.got_nonce(seat, msg["deal"], msg["nonce"])
+
+    def catch_up(self, peer) -> None:
+        """Send a connection that joins now what it needs to follow the current shuffle or deal
+        (``dealt`` true once the cards are out: it cannot answer or check that deal's start)."""
+        rnd = self.round
+        if rnd is None or self.revealed:
+            return
+        msgs = rnd.catch_up()
+        if rnd.stage == DONE:
+            msgs[0] = dict(msgs[0], dealt=True)
+        for m in msgs:
+            peer.send(m)
+
+    def resume(self, rec: dict, state) -> None:
+        """After a restart: take every deal's proof from the record; a deal in progress keeps
+        its proof, to be revealed when it ends (a deal without one — a record from before
+        fair deals — is never revealed)."""
+        from frapnet import engine
+        self.proofs = [d.get("shuffle") if isinstance(d, dict) else None for d in rec.get("deals", [])]
+        proof = self.proofs[-1] if self.proofs else None
+        if state.phase != engine.DEAL or not isinstance(proof, dict):
+            return
+        try:
+            seed = fairness.from_hex(proof["seed"], fairness.SEED_BYTES, "seed")
+            salt = fairness.from_hex(proof["salt"], fairness.SALT_BYTES, "salt")
+            nonces = fairness.proof_nonces(proof, state.players)
+            hashes = [None if h is None else fairness.from_hex(h, fairness.HASH_BYTES, "hash")
+                      for h in proof.get("nonce_hashes") or [None] * state.players]
+        except (fairness.FairnessError, KeyError, TypeError):
+            return
+        t = self.table
+        rnd = ShuffleRound(state.deal_no, state.players, [], seed, salt, clock=t.clock, time_limit=0,
+                           send_all=t.fanout.send_all, on_done=lambda r: None)
+        rnd.nonces, rnd.hashes, rnd.stage = nonces, hashes, DONE
+        self.round, self.revealed = rnd, False
+
+    def cancel(self) -> None:
+        """The table closes: stop waiting for answers."""
+        if self.round is not None:
+            self.round.cancel()
+
+    def _left_out(self, seat: int, reason: str) -> None:
+        t = self.table
+        t.fanout.seat_event("shuffle_left_out", t.seats[seat], reason=reason, deal=self.round.deal
+                            if self.round is not None else t.state.deal_no + 1)

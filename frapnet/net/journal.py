@@ -33,6 +33,7 @@ class RecordJournal:
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.record_size = 0  # bytes of the record last written
+        self.proofs: list[dict | None] = []  # per deal index, its shuffle proof (records.md ``shuffle``)
 
     @property
     def seats_path(self) -> str | None:
@@ -40,8 +41,12 @@ class RecordJournal:
         return f"{self.path}.seats" if self.path else None
 
     # --- what a table calls -------------------------------------------------------------------
-    def deal_started(self, state: engine.State) -> None:
-        """A deal was dealt (its deck is in ``state``): store it."""
+    def deal_started(self, state: engine.State, proof: dict | None = None) -> None:
+        """A deal was dealt (its deck is in ``state``; ``proof``: its shuffle proof, with the
+        host's seed — docs/fairness.md): store it."""
+        if proof is not None:
+            self.proofs += [None] * (state.deal_no - len(self.proofs))
+            self.proofs[state.deal_no - 1] = proof
         self.write_record(state)
 
     def action_applied(self, state: engine.State) -> None:
@@ -104,7 +109,11 @@ class RecordJournal:
             return
         tmp = f"{self.path}.tmp{os.getpid()}"
         try:
-            text = record.dumps(engine.record(state))
+            rec = engine.record(state)
+            for deal, proof in zip(rec["deals"], self.proofs):
+                if proof is not None:
+                    deal["shuffle"] = proof
+            text = record.dumps(rec)
             with open(tmp, "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(tmp, self.path)

@@ -1,7 +1,8 @@
 """Message kinds of the frapnet table protocol and their validation (docs/protocol.md).
 
-Client → host: ``hello``, ``act``, ``chat``, ``leave``, ``ping``, ``rematch``.
-Host → client: ``welcome``, ``view``, ``event``, ``chat``, ``error``, ``pong``, ``closing``.
+Client → host: ``hello``, ``act``, ``chat``, ``leave``, ``ping``, ``rematch``, ``nonce_hash``, ``nonce``.
+Host → client: ``welcome``, ``view``, ``event``, ``chat``, ``error``, ``pong``, ``closing``,
+``shuffle_commit``, ``shuffle_hashes``, ``shuffle_reveal`` (fair deals, docs/fairness.md).
 
 :func:`check_client_message` checks a decoded map against the schema of its kind and returns
 it with optional fields filled in, or raises :class:`ProtocolError` with an error ``code``
@@ -29,8 +30,9 @@ MAX_ARG_STR = 64
 MAX_ARG_LIST = 64
 """Most elements of a list argument (``buy [cards]``)."""
 
-CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping", "rematch")
-HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing")
+CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping", "rematch", "nonce_hash", "nonce")
+HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing",
+              "shuffle_commit", "shuffle_hashes", "shuffle_reveal")
 
 ERROR_CODES = {
     "malformed": "the frame is not valid msgpack, not a map, or has no string type",
@@ -55,6 +57,8 @@ ERROR_CODES = {
     "timeout": "no hello within the handshake time limit",
     "busy": "too many connections (in all, from one address before hello) or spectators at the table",
     "internal": "the host failed to handle the message (a bug; it is logged)",
+    "late": "a nonce_hash or nonce not asked for now (another deal, not asked, already sent, or after the time limit)",
+    "bad_nonce": "a nonce whose SHA-256 is not the hash the seat sent (the seat is left out of the shuffle)",
 }
 
 
@@ -181,6 +185,11 @@ def check_client_message(msg: dict) -> dict:
         return {"type": "chat", "text": clean_text(text, MAX_CHAT)}
     if kind == "rematch":
         return {"type": "rematch", "accept": bool(_field(msg, "accept", (bool,), default=True))}
+    if kind in ("nonce_hash", "nonce"):
+        key = "hash" if kind == "nonce_hash" else "nonce"
+        deal = _field(msg, "deal", (int,), required=True)
+        value = _field(msg, key, (str,), required=True, max_len=64)
+        return {"type": kind, "deal": deal, key: value}
     if kind in ("leave", "ping"):
         out = {"type": kind}
         if kind == "ping":

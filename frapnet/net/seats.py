@@ -60,6 +60,11 @@ SEAT_EVENT_TEXT = {
         "seat_left_takeover": "{name} left — a computer player takes the seat",
         "seat_takeover": "{name} did not come back in time — a computer player takes the seat",
         "seat_timeout": "{name}'s time ran out ({seconds} s) — a computer player makes this move",
+        "shuffle_left_out_no_hash": "{name} did not answer the shuffle in time; deal {deal} is shuffled without "
+                                    "their nonce",
+        "shuffle_left_out_no_nonce": "{name} sent no nonce in time; deal {deal} is shuffled without it",
+        "shuffle_left_out_bad_nonce": "{name} sent a nonce that does not match its hash; deal {deal} is shuffled "
+                                      "without it",
     },
     "ru": {
         "seat_joined": "За стол садится {name} (место {seat})",
@@ -70,6 +75,9 @@ SEAT_EVENT_TEXT = {
         "seat_left_takeover": "{name} уходит из-за стола — место занимает компьютер",
         "seat_takeover": "{name} не вернулся вовремя — место занимает компьютер",
         "seat_timeout": "{name}: время на ход вышло ({seconds} с) — этот ход делает компьютер",
+        "shuffle_left_out_no_hash": "{name} не ответил на тасовку вовремя; сдача {deal} тасуется без его числа",
+        "shuffle_left_out_no_nonce": "{name} не прислал своё число вовремя; сдача {deal} тасуется без него",
+        "shuffle_left_out_bad_nonce": "Число от {name} не совпало с его хешем; сдача {deal} тасуется без него",
     },
 }
 """Per language, the words of the host's seat events (docs/protocol.md "Seat events"); the key
@@ -87,9 +95,12 @@ def seat_event_text(event: dict, lang: str) -> str:
         key += "_bot"
     if event.get("takeover"):
         key += "_takeover"
+    if key == "shuffle_left_out":  # fair deals (docs/fairness.md): why the seat was left out
+        key += "_" + str(event.get("reason"))
     grace, seconds = (_whole(event.get(k, 0)) for k in ("grace", "seconds"))
     # seats counted from 0 everywhere (issue #10 item 8)
-    return words[key].format(name=event.get("name") or "?", seat=event["seat"], grace=grace, seconds=seconds)
+    return words[key].format(name=event.get("name") or "?", seat=event["seat"], grace=grace, seconds=seconds,
+                             deal=event.get("deal"))
 
 
 def _whole(x):

@@ -160,6 +160,8 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             self.table.leave(self)
         elif kind == "rematch":
             self.table.rematch_answer(self, msg["accept"])
+        elif kind in ("nonce_hash", "nonce"):
+            self.table.dealing.answer(self, msg)
 
     def who(self) -> str:
         """This connection in a log line: ``"seat 2"``, ``"spectator"``, ``"left seat 2"`` (it

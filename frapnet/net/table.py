@@ -17,6 +17,7 @@ from twisted.logger import Logger
 from frapnet import engine, record
 from frapnet.errors import RuleError
 from frapnet.net.config import TableConfig
+from frapnet.net.dealing import FairDealing
 from frapnet.net.fanout import Fanout
 from frapnet.net.journal import RecordJournal
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, distinct_name, version_compatible
@@ -33,8 +34,9 @@ class Table:
     ``config`` (:class:`frapnet.net.config.TableConfig`): name, game, seats, options, house
     rules — checked by :func:`frapnet.engine.new_match` (RuleError/PluginError) — password,
     grace period, pause, deals, record, the takeover player's level and delay, seed,
-    spectator limit. ``clock`` (``callLater``/``seconds``); ``rng`` (shuffles and the first
-    dealer, F7; default ``random.SystemRandom``); ``registry`` (plugins); ``reserved`` (seats
+    spectator limit, nonce time. ``clock`` (``callLater``/``seconds``); ``rng`` (the host's
+    shuffle seed and salt when the table has no seed — :class:`frapnet.net.dealing.FairDealing`
+    — and the first dealer, F7; default ``random.SystemRandom``); ``registry`` (plugins); ``reserved`` (seats
     kept for the host's own computer players, ``--bots``: each has its token from the start
     (:meth:`reserved_token`), and only a hello with that token takes it — a hello without
     ``seat`` skips it, one naming it is refused with ``seat_taken``); ``choose`` (the
@@ -77,6 +79,7 @@ class Table:
         self.fanout = Fanout(self)
         self.journal = journal if journal is not None else RecordJournal(config.record)
         self.takeover = Takeover(self, clock, choose, config.level, config.bot_delay, config.seed, config.turn_time)
+        self.dealing = FairDealing(self, config.nonce_time)  # every deal's commit–reveal (fairness.md)
         self.actions_applied = 0
         self.rejected = 0
         # Per seat: the state version at which that seat's legal actions last changed, and those
@@ -163,12 +166,14 @@ class Table:
             peer.seat = None
             log.info("table {table}: spectator {name} joined", table=self.name, name=peer.name)
             peer.send(self.welcome(None, None, peer.lang))
+            self.dealing.catch_up(peer)
             peer.send({"type": "view", "view": self.fanout.view_for(None, peer.lang)})
             return None
         seat = self._claim(peer, hello)
         s = self.seats[seat]
         peer.seat = seat
         peer.send(self.welcome(seat, s.token, peer.lang))
+        self.dealing.catch_up(peer)
         if self._rejoined:
             self.fanout.seat_event("seat_back", s)
         else:
@@ -282,12 +287,18 @@ class Table:
                          n=self.state.deal_no + 1)
             self.waiting = True
             return
-        deck = engine.pack(self.state)
-        self.rng.shuffle(deck)
+        if self.dealing.busy:
+            return
+        # the deck follows from the host's committed seed and the seats' nonces (fairness.md)
+        self.dealing.start(self._deal_ready)
+
+    def _deal_ready(self, deck: list, proof: dict) -> None:
+        """The shuffle is done (:class:`frapnet.net.dealing.FairDealing`): deal ``deck``."""
         dealer = self.rng.randrange(self.state.players) if self.state.dealer is None else None  # F7: by lot
         self.state, events = engine.start_deal(self.state, deck, dealer)
+        self.dealing.dealt(self.state.deal_no - 1, proof)
         self._track_versions(None)
-        self.journal.deal_started(self.state)
+        self.journal.deal_started(self.state, proof)
         self._changed(events)
         self._after_change()
 
@@ -344,6 +355,7 @@ class Table:
         st = self.state
         if st.phase == engine.DEAL:
             return
+        self.dealing.over()  # the deal has ended: reveal its seed, after its last event and views
         if st.phase == engine.OVER or (self.deals is not None and st.deal_no >= self.deals):
             if not self._offer_rematch():
                 self.finish("match over")
@@ -435,6 +447,7 @@ class Table:
             self.rematch.cancel()
             self.rematch = None
         self.takeover.cancel_all()
+        self.dealing.cancel()
         if self._next_deal_call is not None and self._next_deal_call.active():
             self._next_deal_call.cancel()
         self.journal.finished(self.state)
@@ -461,8 +474,9 @@ class Table:
     # --- resuming after a restart (design.md principle 5) -------------------------------------
     def resume(self, rec: dict) -> None:
         """Continue the match written in ``rec`` (this table's record): replay it (mid-deal
-        included), advance the shuffling rng past the deals already dealt (so a seeded match
-        goes on exactly as it would have), and give every seat saved in ``RECORD.seats`` back its
+        included), take every deal's shuffle proof from it (a deal in progress is revealed when
+        it ends), advance the rng past the first dealer's draw (so a seeded match goes on exactly
+        as it would have; the shuffles follow from the seed and each deal's number), and give every seat saved in ``RECORD.seats`` back its
         name and token with status ``reconnecting`` (its grace period starts now; the seats
         come from the journal); seats kept for
         the host's own computer players are left empty for them to take again.
@@ -476,11 +490,11 @@ class Table:
                 (st.game, st.players, st.options, st.house_rules):
             raise ValueError(f"the record is for {state.game} with {state.players} players and options "
                              f"{state.options}, not this table's {st.game}, {st.players}, {st.options}")
-        for i in range(state.deal_no):  # the same draws _start_deal made
-            self.rng.shuffle(engine.pack(st))
-            if i == 0:
-                self.rng.randrange(st.players)
+        if state.deal_no > 0:  # the same draw _deal_ready made (F7: the first dealer by lot)
+            self.rng.randrange(st.players)
         self.state = state
+        self.dealing.resume(rec, state)
+        self.journal.proofs = list(self.dealing.proofs)
         self._track_versions(None)
         for s, (name, token, is_bot) in zip(self.seats, self.journal.saved_seats(len(self.seats))):
             if s.reserved or token is None:
