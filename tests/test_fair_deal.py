@@ -199,3 +199,134 @@ def test_terminal_screen_shows_the_check_and_keeps_a_failure_on_screen():
     ru = Screen(i18n.translation("ru").gettext, "ru")
     ru.add_fairness(Verdict(4, MISMATCH, "…", "x"))
     assert "⚠ СДАЧА 4 НЕЧЕСТНАЯ" in "".join(t for _s, t in render.status_bar(ru, 120))
+
+
+# --- the real referee (frapnet.net.table) over in-memory connections --------------------------
+
+class Peer:
+    """A connection to a Table through the real server protocol (bytes in, bytes out); it
+    answers the shuffle like a real client (DealChecker) unless ``silent``."""
+    _n = 61000
+
+    def __init__(self, factory, name, silent=False, **hello):
+        from twisted.internet.address import IPv4Address
+        from twisted.internet.testing import StringTransportWithDisconnection
+        from frapnet.net import wire
+        from frapnet.net.protocol import PROTOCOL_VERSION
+        Peer._n += 1
+        self.wire, self.silent, self.pos, self.msgs = wire, silent, 0, []
+        addr = IPv4Address("TCP", "127.0.0.1", Peer._n)
+        self.proto = factory.buildProtocol(addr)
+        self.tr = StringTransportWithDisconnection(peerAddress=addr)
+        self.tr.protocol = self.proto
+        self.proto.makeConnection(self.tr)
+        self.checker = DealChecker(nonce_source=lambda deal, n=Peer._n: fairness.seeded_secret("nonce", n, deal))
+        self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, **hello})
+
+    def send(self, msg):
+        self.proto.dataReceived(self.wire.frame(msg))
+
+    def read(self):
+        data, out = self.tr.value(), []
+        while len(data) - self.pos >= 4:
+            n = int.from_bytes(data[self.pos:self.pos + 4], "big")
+            msg = self.wire.decode(data[self.pos + 4:self.pos + 4 + n])
+            self.pos += 4 + n
+            out.append(msg)
+            kind = msg["type"]
+            if kind == "welcome":
+                self.checker.welcome(msg)
+            elif kind == "view":
+                self.checker.view(msg["view"])
+            elif kind in ("shuffle_commit", "shuffle_hashes") and not self.silent:
+                reply = (self.checker.commit if kind == "shuffle_commit" else self.checker.hashes)(msg)
+                if reply:
+                    self.send(reply)
+        self.msgs += out
+        return out
+
+
+def _table(players=3, nonce_time=2.5):
+    from frapnet.net.config import TableConfig
+    from frapnet.net.server import HostFactory
+    from frapnet.net.table import Table as Referee
+    clock = Clock()
+    table = Referee(TableConfig(name="T", players=players, pause=0.0, nonce_time=nonce_time), clock=clock,
+                    rng=random.Random(1))
+    return table, HostFactory({"T": table}, clock, rate=10 ** 6), clock
+
+
+def test_a_seat_that_never_sends_its_nonce_delays_the_deal_by_at_most_the_time_limit():
+    """Issue #11: the silent seat is left out after --nonce-time seconds and everyone is told."""
+    table, factory, clock = _table(nonce_time=2.5)
+    peers = [Peer(factory, "Olga"), Peer(factory, "Ivan"), Peer(factory, "Sloth", silent=True)]
+    watcher = Peer(factory, "Watcher", spectate=True)
+    for p in peers + [watcher]:
+        p.read()
+    assert table.dealing.busy and table.state.deal_no == 0  # waiting for Sloth's hash
+    clock.advance(2.49)
+    assert table.state.deal_no == 0
+    clock.advance(0.01)  # the time limit: the hashes go out without Sloth's
+    for p in peers + [watcher]:
+        p.read()  # Olga and Ivan reveal their nonces at once: the deal starts
+    assert table.state.deal_no == 1 and clock.seconds() == 2.5
+    proof = table.dealing.proofs[0]
+    assert [x is None for x in proof["nonces"]] == [False, False, True] and proof["nonce_hashes"][2] is None
+    told = [m["event"] for m in watcher.msgs if m["type"] == "event" and m["event"]["type"] == "shuffle_left_out"]
+    assert told == [{"type": "shuffle_left_out", "seat": 2, "name": "Sloth", "reason": "no_hash", "deal": 1,
+                     "text": "Sloth did not answer the shuffle in time; deal 1 is shuffled without their nonce"}]
+
+
+def test_shuffle_answers_out_of_turn_are_refused_and_change_nothing():
+    table, factory, clock = _table(players=2, nonce_time=1.0)
+    a, b = Peer(factory, "A", silent=True), Peer(factory, "B", silent=True)
+    spectator = Peer(factory, "W", spectate=True)
+    for p in (a, b, spectator):
+        p.read()
+    commit = next(m for m in a.msgs if m["type"] == "shuffle_commit")
+    assert commit["seats"] == [0, 1] and commit["time"] == 1.0 and len(commit["commitment"]) == 64
+    spectator.send({"type": "nonce_hash", "deal": 1, "hash": "ab" * 32})
+    a.send({"type": "nonce_hash", "deal": 2, "hash": "ab" * 32})
+    a.send({"type": "nonce_hash", "deal": 1, "hash": "not hex"})
+    a.send({"type": "nonce", "deal": 1, "nonce": "cd" * 32})  # a nonce before the hashes are out
+    a.send({"type": "nonce_hash", "deal": 1, "hash": fairness.nonce_hash(bytes(32)).hex()})
+    a.send({"type": "nonce_hash", "deal": 1, "hash": fairness.nonce_hash(bytes(32)).hex()})  # twice
+    codes = lambda p: [m["code"] for m in p.read() if m["type"] == "error"]
+    assert codes(spectator) == ["not_seated"]
+    assert codes(a) == ["late", "bad_message", "late", "late"]
+    b.send({"type": "nonce_hash", "deal": 1, "hash": fairness.nonce_hash(bytes([1]) * 32).hex()})
+    b.read()
+    a.send({"type": "nonce", "deal": 1, "nonce": "11" * 32})  # not the nonce behind A's hash
+    assert codes(a) == ["bad_nonce"]
+    b.send({"type": "nonce", "deal": 1, "nonce": "01" * 32})
+    assert table.state.deal_no == 1 and clock.seconds() == 0  # B's answer completed the round
+    assert [x is None for x in table.dealing.proofs[0]["nonces"]] == [True, False]
+    assert table.dealing.proofs[0]["nonce_hashes"][0] is not None  # A committed, then failed to reveal
+
+
+def test_seeded_runs_agree_with_each_other_replay_and_verify(tmp_path):
+    """Issue #11 item 3: `--seed` derives the host's secrets and its computer players' nonces, and
+    the record keeps the nonces: two runs give the same record, which replays and verifies."""
+    import json
+    import subprocess
+    import sys
+    recs = []
+    for run in ("a", "b"):
+        path = tmp_path / f"{run}.json"
+        out = subprocess.run([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                              "--no-announce", "--players", "4", "--bots", "4", "--seed", "7", "--deals", "2",
+                              "--pause", "0", "--record", str(path)], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr[-2000:]
+        recs.append(json.loads(path.read_text()))
+    assert recs[0] == recs[1]
+    assert [d["shuffle"]["seed"] for d in recs[0]["deals"]] == \
+        [fairness.seeded_secret("seed", 7, k).hex() for k in (1, 2)]
+    assert [d["shuffle"]["nonces"][0] for d in recs[0]["deals"]] == \
+        [fairness.seeded_secret("nonce", 7, k, 0).hex() for k in (1, 2)]
+    path = tmp_path / "a.json"
+    ver = subprocess.run([sys.executable, "-m", "frapnet", "verify", str(path)], capture_output=True, text=True,
+                         timeout=60)
+    assert ver.returncode == 0 and ver.stdout.splitlines()[-1] == "2 deal(s) verified", ver.stdout
+    rep = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(path), "--json"], capture_output=True,
+                         text=True, timeout=60)
+    assert json.loads(rep.stdout)["ok"] is True
