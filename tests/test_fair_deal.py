@@ -330,3 +330,42 @@ def test_seeded_runs_agree_with_each_other_replay_and_verify(tmp_path):
     rep = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(path), "--json"], capture_output=True,
                          text=True, timeout=60)
     assert json.loads(rep.stdout)["ok"] is True
+
+
+def test_a_resumed_host_reveals_the_deal_it_committed_to_before_the_crash(tmp_path):
+    """design.md principle 5 with issue #11: the proof (seed included) is in the record, so a host
+    restarted in the middle of a deal reveals the same seed at its end, and the record verifies."""
+    from frapnet import record
+    from frapnet.net.config import TableConfig
+    from frapnet.net.server import HostFactory
+    from frapnet.net.table import Table as Referee
+    path = str(tmp_path / "m.json")
+    config = TableConfig(name="T", players=3, pause=0.0, nonce_time=1.0, record=path, deals=1)
+    clock = Clock()
+    table = Referee(config, clock=clock, rng=random.Random(1))
+    factory = HostFactory({"T": table}, clock, rate=10 ** 6)
+    peers = [Peer(factory, f"P{i}") for i in range(3)]
+    for _ in range(3):
+        for p in peers:
+            p.read()
+    assert table.state.deal_no == 1
+    committed = table.dealing.proofs[0]
+    for _ in range(3):  # a few moves, then the host "crashes"
+        seat = table.state.to_act[0]
+        table.apply_action(seat, engine.action_to_wire(engine.legal_actions(table.state, seat)[0]), table.state.version)
+    tokens = [next(m for m in p.msgs if m["type"] == "welcome")["token"] for p in peers]
+    again = Referee(config, clock=Clock(), rng=random.Random(1))
+    again.resume(record.load(path))
+    assert again.state.phase == engine.DEAL and again.dealing.proofs[0] == committed
+    factory = HostFactory({"T": again}, again.clock, rate=10 ** 6)
+    back = [Peer(factory, f"P{i}", token=tokens[i]) for i in range(3)]
+    for p in back:
+        p.read()
+    rng = random.Random(2)
+    while again.state.phase == engine.DEAL:
+        seat = again.state.to_act[0]
+        again.apply_action(seat, engine.action_to_wire(rng.choice(engine.legal_actions(again.state, seat))),
+                           again.state.version)
+    reveals = [m for m in back[0].read() if m["type"] == "shuffle_reveal"]
+    assert [r["proof"] for r in reveals] == [committed]
+    assert [d["deal"] for d in record.verify(record.load(path))] == [0]
