@@ -369,3 +369,16 @@ def test_a_resumed_host_reveals_the_deal_it_committed_to_before_the_crash(tmp_pa
     reveals = [m for m in back[0].read() if m["type"] == "shuffle_reveal"]
     assert [r["proof"] for r in reveals] == [committed]
     assert [d["deal"] for d in record.verify(record.load(path))] == [0]
+
+
+def test_a_deal_whose_seed_is_never_revealed_is_flagged():
+    got = []
+    c = DealChecker(on_verdict=got.append)
+    c.welcome(welcome(0))
+    c.commit({"type": "shuffle_commit", "deal": 1, "commitment": "aa" * 32, "seats": [0]})
+    c.view({"deal_no": 1, "dealer": 0, "hand": None})
+    c.commit({"type": "shuffle_commit", "deal": 2, "commitment": "bb" * 32, "seats": [0]})  # no reveal of 1
+    assert [(v.deal, v.problem) for v in got] == [(1, "the host never revealed its seed for this deal")]
+    c.view({"deal_no": 2, "dealer": 1, "hand": None})
+    c.closing()
+    assert [(v.deal, v.status) for v in got] == [(1, MISMATCH), (2, MISMATCH)]

@@ -126,7 +126,7 @@ class TableClient:
         self.on_closing: Callable[[dict], Any] | None = None
         self.on_fairness: Callable[[Any], Any] | None = None
         self.on_rematch: Callable[[dict], Any] | None = None
-        self.checker = DealChecker(nonce_source)
+        self.checker = DealChecker(nonce_source, on_verdict=self._fair)
         self._proto: _ClientProtocol | None = None
         self._connect_d: defer.Deferred | None = None
         self._done = False          # no more reconnecting
@@ -270,15 +270,14 @@ class TableClient:
             if reply is not None:
                 proto.sendMessage(reply)
         elif kind == "shuffle_reveal":
-            self._fair(self.checker.reveal(msg))
+            self.checker.reveal(msg)  # its verdict goes to on_fairness
         elif kind in ("rematch_offer", "rematch_start"):
             if self.on_rematch is not None:
                 self.on_rematch(msg)
         elif kind == "closing":
             self.closing = msg
             self._done = True
-            for verdict in self.checker.closing():
-                self._fair(verdict)
+            self.checker.closing()  # a dealt deal never revealed: its verdict goes to on_fairness
             # (a subclass that overrides _message to report closing itself is not called twice)
             if self.on_closing is not None and type(self)._message is TableClient._message:
                 self.on_closing(msg)

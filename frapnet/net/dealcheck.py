@@ -61,13 +61,17 @@ class DealChecker:
     ``nonce_source(deal) -> bytes`` gives this client's 32-byte nonce for a deal (default: fresh
     random bytes from :mod:`secrets`; a seeded computer player passes a reproducible one).
     ``registry``: the plugin registry used to deal the revealed deck (default:
-    :func:`frapnet.plugins.default_registry`). Attributes: ``verdicts`` (every Verdict so
-    far, oldest first), ``seat`` (set by :meth:`welcome`).
+    :func:`frapnet.plugins.default_registry`). ``on_verdict(verdict)``: called with every
+    Verdict as it is reached — after a reveal, or when a dealt deal's reveal never came.
+    Attributes: ``verdicts`` (every Verdict so far, oldest first), ``seat`` (set by
+    :meth:`welcome`).
     """
 
-    def __init__(self, nonce_source: Callable[[int], bytes] | None = None, registry=None) -> None:
+    def __init__(self, nonce_source: Callable[[int], bytes] | None = None, registry=None,
+                 on_verdict: Callable[[Verdict], Any] | None = None) -> None:
         self.nonce_source = nonce_source or (lambda deal: secrets.token_bytes(fairness.NONCE_BYTES))
         self.registry = registry
+        self.on_verdict = on_verdict
         self.seat: int | None = None
         self.table: dict = {}
         self.deals: dict[int, _Deal] = {}
@@ -88,17 +92,16 @@ class DealChecker:
         deal = msg.get("deal")
         if not isinstance(deal, int) or not isinstance(msg.get("commitment"), str):
             return None
-        out = []
         for d in sorted(self.deals):
             if d < deal:
-                out += self._unrevealed(d)
+                self._unrevealed(d)
         known = self.deals.get(deal)
         if known is None or known.commitment != msg["commitment"]:
             if known is not None:  # the host changed its commitment for a deal: loud
                 self._verdict(deal, MISMATCH, "the host sent two different commitments for this deal")
             known = _Deal(msg["commitment"], list(msg.get("seats") or []), on_time=not msg.get("dealt"))
             self.deals[deal] = known
-        self._current = max(self._current, deal)
+        self._current = deal  # the deal events belong to (a rematch counts its deals from 1 again)
         if self.seat is None or self.seat not in known.seats or known.my_nonce is not None or msg.get("dealt"):
             return None
         known.my_nonce = self.nonce_source(deal)
@@ -285,4 +288,6 @@ class DealChecker:
             text = f"⚠⚠ DEAL {deal} FAILED THE FAIRNESS CHECK: {problem} — the host did not deal the deck it committed to"
         v = Verdict(deal, status, text, problem if status == MISMATCH else None)
         self.verdicts.append(v)
+        if self.on_verdict is not None:
+            self.on_verdict(v)
         return v

@@ -123,6 +123,7 @@ def start(table) -> None:
     table.state = engine.new_match(cfg.game, cfg.players, cfg.options, cfg.house_rules, table.registry)
     table._track_versions(None)
     table.journal = RecordJournal(record_path(cfg.record, table.match_no))
+    table.dealing.proofs = []  # the new match's shuffle proofs (docs/fairness.md)
     table.journal.seats_changed(table.name, table.seats)
     log.info("table {table}: rematch: match {n} begins", table=table.name, n=table.match_no)
     table.fanout.send_all({"type": "rematch_start", "match": table.match_no})
