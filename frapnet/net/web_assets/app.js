@@ -37,6 +37,8 @@
       "Enter a name.": "Введите имя.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
+      "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
+      "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
     },
   };
   let lang = pickLang();
@@ -182,6 +184,11 @@
       case "error":
         onError(msg);
         break;
+      case "shuffle_commit":  // fair deals (fairness.js, docs/fairness.md)
+      case "shuffle_hashes":
+      case "shuffle_reveal":
+        fair(msg);
+        break;
       case "closing":
         S.closed = msg;
         if (msg.result && typeof msg.result === "object") save({ token: null });
@@ -194,6 +201,19 @@
         render();
         break;
     }
+  }
+  function fair(msg) {
+    if (!window.FrapnetFair) return;
+    if (!S.fair) S.fair = new window.FrapnetFair.Checker();
+    const seat = S.welcome && isInt(S.welcome.seat) ? Number(S.welcome.seat) : null;
+    if (msg.type === "shuffle_reveal") {
+      const r = S.fair.reveal(msg, seat);
+      if (r) addLog(r.ok ? "status" : "error", r.ok ? t("✓ deal {n}: the host's commitment opened").replace("{n}", r.deal)
+        : t("⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK").replace("{n}", r.deal) + ": " + r.problem);
+      return;
+    }
+    const reply = msg.type === "shuffle_commit" ? S.fair.commit(msg, seat) : S.fair.hashes(msg, seat);
+    if (reply) send(reply);
   }
   function onError(msg) {
     const text = String(msg.message || msg.code || "error") + (msg.rule ? " (" + msg.rule + ")" : "");
