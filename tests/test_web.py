@@ -27,7 +27,7 @@ HELLO = {"type": "hello", "protocol": "1.0", "name": "Olga"}
 
 def make(players=2, password=None, **factory_kw):
     clock = Clock()
-    table = Table(TableConfig(name="T", players=players, pause=0.0, password=password), clock=clock,
+    table = Table(TableConfig(name="T", players=players, pause=0.0, password=password, nonce_time=0.0), clock=clock,
                   rng=random.Random(1))
     hf = HostFactory({"T": table}, clock, **factory_kw)
     return clock, table, hf, web_factory(hf, reactor=clock, names={"localhost", "gamebox"})
