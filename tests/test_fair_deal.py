@@ -382,3 +382,14 @@ def test_a_deal_whose_seed_is_never_revealed_is_flagged():
     c.view({"deal_no": 2, "dealer": 1, "hand": None})
     c.closing()
     assert [(v.deal, v.status) for v in got] == [(1, MISMATCH), (2, MISMATCH)]
+
+
+def test_after_a_rematch_the_new_match_deals_are_followed_from_deal_1_again():
+    """A rematch (issue #10) counts its deals from 1 again: plays are noted for the new deal 1."""
+    c = DealChecker()
+    c.welcome(welcome(0))
+    c.commit({"type": "shuffle_commit", "deal": 3, "commitment": "aa" * 32, "seats": []})
+    c.deals.pop(3)  # revealed
+    c.commit({"type": "shuffle_commit", "deal": 1, "commitment": "bb" * 32, "seats": []})
+    c.event({"type": "play", "seat": 2, "card": "AS"})
+    assert c.deals[1].played == {(2, "AS")}
