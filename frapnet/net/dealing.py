@@ -219,6 +219,7 @@ class FairDealing:
             if t.finished or rnd is not self.round:
                 return
             from frapnet import engine
+            self.dealt(t.state.deal_no, rnd.proof())
             deal(rnd.deck(engine.pack(t.state)), rnd.proof())
 
         self.round = ShuffleRound(number, t.state.players, asked, seed, salt, clock=t.clock,
@@ -271,6 +272,9 @@ class FairDealing:
         fair deals — is never revealed)."""
         from frapnet import engine
         self.proofs = [d.get("shuffle") if isinstance(d, dict) else None for d in rec.get("deals", [])]
+        self.table.journal.proofs = list(self.proofs)
+        if state.deal_no > 0:  # a seeded table's rng: past the first dealer's draw (F7), as before the restart
+            self.table.rng.randrange(state.players)
         proof = self.proofs[-1] if self.proofs else None
         if state.phase != engine.DEAL or not isinstance(proof, dict):
             return

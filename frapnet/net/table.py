@@ -34,9 +34,8 @@ class Table:
     ``config`` (:class:`frapnet.net.config.TableConfig`): name, game, seats, options, house
     rules — checked by :func:`frapnet.engine.new_match` (RuleError/PluginError) — password,
     grace period, pause, deals, record, the takeover player's level and delay, seed,
-    spectator limit, nonce time. ``clock`` (``callLater``/``seconds``); ``rng`` (the host's
-    shuffle seed and salt when the table has no seed — :class:`frapnet.net.dealing.FairDealing`
-    — and the first dealer, F7; default ``random.SystemRandom``); ``registry`` (plugins); ``reserved`` (seats
+    spectator limit, nonce time. ``clock`` (``callLater``/``seconds``); ``rng`` (unseeded shuffle
+    secrets, :class:`frapnet.net.dealing.FairDealing`, and the first dealer, F7; default ``random.SystemRandom``); ``registry`` (plugins); ``reserved`` (seats
     kept for the host's own computer players, ``--bots``: each has its token from the start
     (:meth:`reserved_token`), and only a hello with that token takes it — a hello without
     ``seat`` skips it, one naming it is refused with ``seat_taken``); ``choose`` (the
@@ -287,16 +286,11 @@ class Table:
                          n=self.state.deal_no + 1)
             self.waiting = True
             return
-        if self.dealing.busy:
-            return
-        # the deck follows from the host's committed seed and the seats' nonces (fairness.md)
-        self.dealing.start(self._deal_ready)
+        self.dealing.busy or self.dealing.start(self._deal_ready)  # the deck: seed + nonces (fairness.md)
 
     def _deal_ready(self, deck: list, proof: dict) -> None:
-        """The shuffle is done (:class:`frapnet.net.dealing.FairDealing`): deal ``deck``."""
         dealer = self.rng.randrange(self.state.players) if self.state.dealer is None else None  # F7: by lot
         self.state, events = engine.start_deal(self.state, deck, dealer)
-        self.dealing.dealt(self.state.deal_no - 1, proof)
         self._track_versions(None)
         self.journal.deal_started(self.state, proof)
         self._changed(events)
@@ -474,9 +468,7 @@ class Table:
     # --- resuming after a restart (design.md principle 5) -------------------------------------
     def resume(self, rec: dict) -> None:
         """Continue the match written in ``rec`` (this table's record): replay it (mid-deal
-        included), take every deal's shuffle proof from it (a deal in progress is revealed when
-        it ends), advance the rng past the first dealer's draw (so a seeded match goes on exactly
-        as it would have; the shuffles follow from the seed and each deal's number), and give every seat saved in ``RECORD.seats`` back its
+        included) with its shuffle proofs (fairness.md), advance the rng past the first dealer's draw, and give every seat saved in ``RECORD.seats`` back its
         name and token with status ``reconnecting`` (its grace period starts now; the seats
         come from the journal); seats kept for
         the host's own computer players are left empty for them to take again.
@@ -490,11 +482,8 @@ class Table:
                 (st.game, st.players, st.options, st.house_rules):
             raise ValueError(f"the record is for {state.game} with {state.players} players and options "
                              f"{state.options}, not this table's {st.game}, {st.players}, {st.options}")
-        if state.deal_no > 0:  # the same draw _deal_ready made (F7: the first dealer by lot)
-            self.rng.randrange(st.players)
         self.state = state
         self.dealing.resume(rec, state)
-        self.journal.proofs = list(self.dealing.proofs)
         self._track_versions(None)
         for s, (name, token, is_bot) in zip(self.seats, self.journal.saved_seats(len(self.seats))):
             if s.reserved or token is None:
