@@ -42,6 +42,10 @@ SEEDED_ITERATIONS = 24
 """``expert``'s samples per decision when it has a seed and no explicit budget (reproducible)."""
 
 MIN_SAMPLES = 4
+MAX_CANDIDATES = 12
+"""Above this many legal actions (Frak You's passes: 286; La Krap's exchanges: 64) ``expert``
+plays ``basic``'s choice: a few samples cannot tell so many candidates apart (the search picked the
+one with the luckiest draws, and took seconds), see docs/bots-variants.md."""
 """``expert`` always looks at this many samples (unless the game offers none), whatever the clock."""
 
 
@@ -152,6 +156,8 @@ class Player:
         cands = self._candidates(view, acts, table)
         if ("look",) in cands and view.get("hand") is None:
             return acts[cands.index(("look",))]  # F9 and kin: information first
+        if len(cands) > MAX_CANDIDATES:
+            return self._basic(view, acts, obs)
         seat = self.seat
         rng = self.rng
         start = time.perf_counter()
