@@ -41,17 +41,23 @@ against players who do not play like the policy."""
 SEEDED_ITERATIONS = 24
 """``expert``'s samples per decision when it has a seed and no explicit budget (reproducible)."""
 
+MARGIN = 1.0
+"""``expert`` plays another action than the game's policy (``basic``) only if its mean result beats
+the policy's by this many standard errors of the paired difference over the same samples."""
+
 MIN_SAMPLES = 4
+"""``expert`` always looks at this many samples (unless the game offers none), whatever the clock."""
+
 MAX_CANDIDATES = 12
 """Above this many legal actions (Frak You's passes: 286; La Krap's exchanges: 64) ``expert``
 plays ``basic``'s choice: a few samples cannot tell so many candidates apart (the search picked the
 one with the luckiest draws, and took seconds), see docs/bots-variants.md."""
-"""``expert`` always looks at this many samples (unless the game offers none), whatever the clock."""
 
 
-def _public_cards(views: list[dict]) -> set:
-    """Every card the observations show outside the seat's own hand and discards (cards played,
-    turn-ups…): an action naming one of them was public, so the opponent model may judge it."""
+def _seen_cards(views: list[dict]) -> set:
+    """Every card the observations show (own hands and discards, cards played, turn-ups…): an
+    action of another seat naming only such cards was seen, so the opponent model judges it as it
+    is; one naming another card has a sampled (hidden) argument."""
     out: set = set()
 
     def walk(x):
@@ -63,12 +69,99 @@ def _public_cards(views: list[dict]) -> set:
                 walk(y)
         elif isinstance(x, dict):
             for k, y in x.items():
-                if k not in ("hand", "discards", "actions", "names", "options", "last_report"):
+                if k not in ("actions", "names", "options", "last_report"):
                     walk(y)
 
     for v in views:
         walk(v)
     return out
+
+
+def _pick(rows: list[list[float]], weights: list[float], anchor: int) -> int:
+    """The candidate to play from the search's results: ``rows[k][i]`` is candidate i's result in
+    sample k (the same samples for every candidate), ``weights[k]`` the sample's weight, ``anchor``
+    the policy's own choice (-1: none). The candidate with the best weighted mean, except that the
+    policy's choice stays unless the best beats it by :data:`MARGIN` standard errors of their paired
+    difference (common random numbers): a handful of samples must not trade a sound move for the
+    one with the luckiest draws."""
+    tw = sum(weights)
+    m = len(rows[0])
+    means = [sum(w * r[i] for w, r in zip(weights, rows)) / tw for i in range(m)]
+    best = max(range(m), key=lambda i: (means[i], -i))
+    if anchor < 0 or best == anchor:
+        return best
+    d = [r[best] - r[anchor] for r in rows]
+    md = means[best] - means[anchor]
+    var = sum(w * (x - md) ** 2 for w, x in zip(weights, d)) / tw
+    n_eff = tw * tw / sum(w * w for w in weights)
+    if n_eff < 2:
+        return anchor
+    se = (var / (n_eff - 1)) ** 0.5
+    return best if md > MARGIN * se else anchor
+
+
+class _OpponentModel:
+    """``expert``'s model of the other seats while a sample is replayed (the ``judge`` of
+    :func:`frapnet.bots.sampling.sample_states`): they play like the game's policy.
+
+    - A choice the seat saw (a bid, a whist, a card played…) that the policy would not have made
+      there multiplies the sample's ``weight`` by :data:`LIKELY` (GIB's inference from the auction
+      and the play).
+    - A choice with a hidden argument (another seat's discards, passed cards), whose argument the
+      sampler could only guess: if the policy, on this sample, makes the same public choice (the same
+      verb and number of cards), its hidden argument replaces the guess — a frapper who kept its trumps
+      in the real deal keeps them in the sample too; else the weight is multiplied by :data:`LIKELY`.
+      If the replay then fails (the sample needs the guessed cards later), :meth:`retry` asks for it
+      again as sampled.
+    """
+
+    def __init__(self, seat: int, policy, verbs: dict, seen: set) -> None:
+        self.seat = seat
+        self.policy = policy
+        self.verbs = verbs
+        self.seen = seen
+        self.rng = random.Random(0)
+        self.weight = 1.0
+        self.complete = True
+        self.completed = False
+
+    def reset(self) -> None:
+        """Before each new sample: weight 1, hidden choices completed by the policy."""
+        self.weight = 1.0
+        self.complete = True
+        self.completed = False
+
+    def retry(self) -> bool:
+        """After a failed replay: True (replay again, keeping every sampled action) if this model
+        replaced a hidden argument in it."""
+        if not self.completed:
+            return False
+        self.weight = 1.0
+        self.complete = False
+        self.completed = False
+        return True
+
+    def __call__(self, st, s, act, legal):
+        if s == self.seat or len(legal) < 2 or act[0] == "look":
+            return None
+        kind = self.verbs.get(act[0])
+        hidden = False
+        if kind == "card":
+            hidden = act[1] not in self.seen
+        elif kind == "cards":
+            hidden = any(c not in self.seen for c in act[1])
+        p = self.policy(st, s, legal, self.rng)
+        if p is None or p[0] == "look":
+            return None  # the model has no view on a choice made without looking
+        if p == act:
+            return None
+        if hidden and p[0] == act[0] and (kind != "cards" or len(p[1]) == len(act[1])):
+            if self.complete:
+                self.completed = True
+                return p
+            return None
+        self.weight *= LIKELY
+        return None
 
 
 class Player:
@@ -163,8 +256,10 @@ class Player:
         start = time.perf_counter()
         budget = self.think if self.think is not None else DEFAULT_THINK
         limit = self.iterations
-        sums = [0.0] * len(cands)
+        rows: list[list[float]] = []   # per sample: the result of every candidate
+        weights: list[float] = []
         done = 0
+        anchor = None                    # the policy's own choice (index in cands)
         policy = rules.policy
         prng = random.Random(rng.random())
 
@@ -172,39 +267,25 @@ class Player:
             a = policy(st, s, legal, prng)
             return a if a is not None else prng.choice(legal)
 
-        verbs = table.spec.verbs
-        jrng = random.Random(0)
-        weight = [1.0]
-
-        public = _public_cards(obs)
-
-        def judge(st, s, act, legal):
-            if s == seat or len(legal) < 2 or act[0] == "look":
-                return
-            kind = verbs.get(act[0], 0)
-            if kind is not None and not (kind == "card" and act[1] in public):
-                return  # a hidden argument (discards, passed cards) was sampled: nothing to judge
-            p = policy(st, s, legal, jrng)
-            if p is None or p[0] == "look":
-                return  # the model has no view on a choice made without looking
-            if p != act:
-                weight[0] *= LIKELY
-
-        total_w = 0.0
+        model = _OpponentModel(seat, policy, table.spec.verbs, _seen_cards(obs))
         while True:
-            weight[0] = 1.0
-            got = sampling.sample_states(table, seat, obs, rng, 1, self.stats, judge=judge)
+            model.reset()
+            got = sampling.sample_states(table, seat, obs, rng, 1, self.stats, judge=model)
             if not got:
                 break
             root = got[0]
-            w = weight[0]
-            for i, c in enumerate(cands):
+            if anchor is None:
+                a = policy(root, seat, cands, random.Random(0))
+                anchor = cands.index(a) if a in cands else -1
+            row = []
+            for c in cands:
                 t = fast.copy_state(root)
                 fast.apply_in_place(t, seat, c)
                 if t.phase == engine.DEAL:
                     fast.playout(t, chooser)
-                sums[i] += w * sampling.deal_result(root, t, seat)
-            total_w += w
+                row.append(sampling.deal_result(root, t, seat))
+            rows.append(row)
+            weights.append(model.weight)
             done += 1
             if limit is not None:
                 if done >= limit:
@@ -215,8 +296,7 @@ class Player:
             return None
         self.stats["searches"] = self.stats.get("searches", 0) + 1
         self.stats["samples"] = self.stats.get("samples", 0) + done
-        best = max(range(len(cands)), key=lambda i: (sums[i], -i))
-        return acts[best]
+        return acts[_pick(rows, weights, anchor)]
 
 
 def make_player(level: str, *, game: str, players: int, seat: int, seed: Any = None, think: float | None = None,

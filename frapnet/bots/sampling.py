@@ -58,7 +58,9 @@ def replay_sample(table: State, sample: dict, deal_no: int, pure: bool = False, 
     ``pure``: apply with :func:`frapnet.engine.apply` (each step checked and recorded, for tests);
     else normalise each action and apply it in place (the search's fast path). ``judge``, if
     given, is called as ``judge(state, seat, action, legal)`` before each fast-path action (the
-    search weighs samples by it). Raises RuleError
+    search weighs samples by it); if it returns an action of ``legal``, that action is applied
+    instead (the search's opponent model completes a hidden choice as the policy would make it).
+    Raises RuleError
     if the engine refuses an action or the deck, KeyError/TypeError for a malformed sample.
     """
     before = sample["before"]
@@ -81,7 +83,9 @@ def replay_sample(table: State, sample: dict, deal_no: int, pure: bool = False, 
             if act not in legal:
                 raise engine.RuleError("record", f"sampled action {a} is not legal")
             if judge is not None:
-                judge(st, seat, act, legal)
+                alt = judge(st, seat, act, legal)
+                if alt is not None:
+                    act = alt
             fast.apply_in_place(st, seat, act)
     return st
 
@@ -102,7 +106,9 @@ def sample_states(table: State, seat: int, observations: list[dict], rng: random
                   stats: dict | None = None, judge=None) -> list[State]:
     """Up to ``count`` States consistent with ``observations`` (``observations[-1]`` the view now),
     from the game's ``frapnet_sample_deal``, replayed on the fast path and checked against the
-    view now. ``judge`` is passed to :func:`replay_sample`. ``stats`` (optional dict) counts ``"asked"``, ``"none"`` (the sampler declined) and
+    view now. ``judge`` is passed to :func:`replay_sample`; if a replay fails and ``judge`` has a
+    ``retry()`` method returning True, the sample is replayed once more (the judge then keeps every
+    sampled action). ``stats`` (optional dict) counts ``"asked"``, ``"none"`` (the sampler declined) and
     ``"dropped"`` (the replay failed or disagreed). Returns [] when the game has no sampler or
     every attempt failed; gives up after ``2 * count + 2`` attempts.
     """
@@ -121,11 +127,16 @@ def sample_states(table: State, seat: int, observations: list[dict], rng: random
             if stats is not None:
                 stats["none"] = stats.get("none", 0) + 1
             break  # the sampler cannot explain these observations; asking again will not help
-        try:
-            st = replay_sample(table, sample, now.get("deal_no", 1), judge=judge)
-            ok = same_view(engine.view(st, seat), now)
-        except Exception:  # noqa: BLE001 - a sampler bug must not stop the player
-            ok = False
+        ok = False
+        for _attempt in range(2):
+            try:
+                st = replay_sample(table, sample, now.get("deal_no", 1), judge=judge)
+                ok = same_view(engine.view(st, seat), now)
+            except Exception:  # noqa: BLE001 - a sampler bug must not stop the player
+                ok = False
+            # a judge that replaced hidden choices may ask for the sample as it came (judge.retry())
+            if ok or judge is None or not getattr(judge, "retry", None) or not judge.retry():
+                break
         if not ok:
             if stats is not None:
                 stats["dropped"] = stats.get("dropped", 0) + 1

@@ -98,6 +98,62 @@ def _tail_added(before: list, after: list) -> list:
 _ACTS_CACHE: dict = {}  # the rebuilt actions of the observations last sampled (a search asks many times)
 
 
+_TRIES = 40
+"""Placements the sampler tries for a deal in which every other seat's bid, whist and number of
+cards bought is what :func:`frapnet_policy` would have chosen (the first such is taken; else the
+one with the fewest disagreements). ``expert``'s opponent model then judges the plays."""
+
+
+def _bid_checks(acts, views, seat, init, pack) -> list:
+    """Checks ``(seat, f)`` with ``f(binding, trial) -> bool`` — one per public bid, whist or buy of another seat,
+    true when :func:`frapnet_policy` would have made that choice with the seat's hand as placed
+    (``init``: each seat's dealt tokens; ``binding``/``trial`` map tokens to cards). Only choices
+    made from the dealt hand are checked (bids, whists, the first buy of a seat that has not taken
+    the turn-up); the rest is left to the search's opponent model."""
+    out = []
+    took = set()
+    for idx, (s, verb, info) in enumerate(acts):
+        if verb == "take_trump":
+            took.add(s)
+        if s == seat or verb not in ("frap", "blind_frap", "pass", "whist", "buy"):
+            continue
+        if verb == "buy" and s in took:
+            continue
+        prev = views[idx]
+        if not any(t["seat"] == s and t["looked"] for t in prev["seats"]) and verb in ("pass", "blind_frap"):
+            continue  # chosen without looking: the hand tells nothing
+        trump = prev["trump"]
+        toks = init[s]
+        ph = prev.get("phase")
+        if ph == "bid":
+            want_frap = verb in ("frap", "blind_frap")
+
+            def f(b, tr, toks=toks, trump=trump, want=want_frap):
+                hand = [b[t] if t in b else tr[t] for t in toks]
+                return (frap_estimate(hand, trump) >= FRAP_AT) == want
+        elif ph == "whist":
+            bound = sum(1 for t in prev["seats"] if t.get("declaration") in ("frap", "blind_frap", "whist"))
+            want_whist = verb == "whist"
+
+            def f(b, tr, toks=toks, trump=trump, want=want_whist, bound=bound):
+                hand = [b[t] if t in b else tr[t] for t in toks]
+                if bound >= 3:
+                    has = frap_estimate(hand, trump) >= 1.0
+                else:
+                    has = any(_val(c) >= 14 or c[-1] == trump for c in hand)
+                return has == want
+        elif ph == "buy":
+            k, talon = info["k"], prev["talon"]
+
+            def f(b, tr, toks=toks, trump=trump, k=k, talon=talon):
+                hand = [b[t] if t in b else tr[t] for t in toks]
+                return min(talon, sum(1 for c in hand if c[-1] != trump and _val(c) < 14)) == k
+        else:
+            continue
+        out.append((s, f))
+    return out
+
+
 def _sample(state, seat: int, observations: list[dict], rng) -> dict:
     views = []
     for v in observations:
@@ -302,14 +358,48 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
     if len(free) != len(unknown):
         raise _Unexplained(f"{len(free)} hidden places for {len(unknown)} unseen cards")
     # Others' current hands first, avoiding the suits they have shown void (F20).
-    constrained = [(t, voids[s]) for s in range(n) if s != seat and voids[s]
-                   for t in hands[s] if isinstance(t, int) and t not in binding]
+    constrained = sorted(((t, voids[s]) for s in range(n) if s != seat and voids[s]
+                          for t in hands[s] if isinstance(t, int) and t not in binding), key=lambda x: -len(x[1]))
+    checks: dict = {}
+    for s2, f in _bid_checks(acts, views, seat, init, pack):
+        checks.setdefault(s2, []).append(f)
+    cons = dict(constrained)
     for _attempt in range(30):
         pool = unknown[:]
         rng.shuffle(pool)
-        trial = {}
+        trial: dict = {}
+        # Each other seat's dealt cards first: the first of _TRIES draws with which the policy would
+        # have bid, whisted and bought as the seat did (else the draw that agrees most).
+        for s2, fs in checks.items():
+            toks = [t for t in init[s2] if isinstance(t, int) and t not in binding]
+            if not toks:
+                continue
+            best, best_k = None, -1
+            for _try in range(_TRIES):
+                pick, used = {}, set()
+                for t in toks:
+                    bad = cons.get(t, "")
+                    ok_i = [i for i, c in enumerate(pool) if i not in used and c[-1] not in bad]
+                    if not ok_i:
+                        break
+                    i = rng.choice(ok_i)
+                    used.add(i)
+                    pick[t] = pool[i]
+                else:
+                    merged = {**binding, **pick}
+                    k = sum(1 for f in fs if f(merged, merged))
+                    if k > best_k:
+                        best, best_k = (pick, used), k
+                    if k == len(fs):
+                        break
+            if best is None:
+                break
+            trial.update(best[0])
+            pool = [c for i, c in enumerate(pool) if i not in best[1]]
         ok = True
-        for t, bad in sorted(constrained, key=lambda x: -len(x[1])):
+        for t, bad in constrained:
+            if t in trial:
+                continue
             for i, c in enumerate(pool):
                 if c[-1] not in bad:
                     trial[t] = c
@@ -322,10 +412,10 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
             break
     else:
         raise _Unexplained("no placement respects the voids")
-    binding.update(trial)
     for t in free:
-        if t not in binding:
-            binding[t] = pool.pop()
+        if t not in trial:
+            trial[t] = pool.pop()
+    binding.update(trial)
 
     def card(t):
         return t if isinstance(t, str) else binding[t]
