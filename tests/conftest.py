@@ -9,8 +9,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # The suite never reads the real user's config file (issue #10; frapnet.paths.config_file):
-# commands run here, and the subprocesses they start, see a file that does not exist.
-os.environ.setdefault("FRAPNET_CONFIG", str(ROOT / "tests" / "no-such-config.toml"))
+# commands run here, and the subprocesses they start, read tests/suite-config.toml instead — its one
+# setting seats `basic` computer players wherever a test does not choose a level, so the host,
+# client and web tests do not spend their minutes searching (`expert` has its own tests, which
+# pass --level expert).
+os.environ.setdefault("FRAPNET_CONFIG", str(ROOT / "tests" / "suite-config.toml"))
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,9 @@
 """Installation as a user would do it (issues #5, #10): a fresh virtual environment, `pip install`
 the project (not editable) — it lists the built-in house rule five-card Frap (F26) and carries its
-MIT licence (SPDX metadata, the LICENSE file) —, then `pip install ./variants/napoleon`; `frapnet
-games` lists napoleon; a
-host with computer players plays a Napoleon match over loopback to the end (N9: two deals, the
-deal passing clockwise) and its record replays to the host's result.
+MIT licence (SPDX metadata, the LICENSE file) —, then `pip install ./variants/napoleon
+./variants/la_krap` (one pip run, issue #5); `frapnet games` lists both; a host with computer
+players plays a Napoleon match over loopback to the end (N9: two deals, the deal passing clockwise)
+and a La Krap match to its target (L12), and each record replays to the host's result.
 
 Slow (pip, about 30 s with a warm pip cache): marked ``slow`` (CI runs it; skip locally with
 ``-m "not slow"``). It needs the package index pip is configured with (PyPI in CI). The sources
@@ -51,8 +51,9 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     if not napoleon:
         pytest.fail("variants/napoleon is not committed yet")
     src = tmp_path / "frapnet-src"
-    for f in tracked_files("pyproject.toml", "README.md", "LICENSE", "frapnet", "variants/napoleon", "plugins"):
-        if not (ROOT / f).is_file():
+    for f in tracked_files("pyproject.toml", "README.md", "LICENSE", "frapnet", "variants/napoleon",
+                           "variants/la_krap", "plugins"):
+        if not (ROOT / f).is_file() or "/tests/" in f:
             continue  # deleted in the working tree, not yet committed
         dest = src / f
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -120,14 +121,14 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     assert sum(played["balances"]) + played["pot"] == 0  # N2
     assert played["balances"] != [0, 0, 0]  # N2/N8: stakes and payments moved chips
 
-    run([py, "-m", "pip", "install", *quiet, src / "variants" / "napoleon"], env, work)
+    run([py, "-m", "pip", "install", *quiet, src / "variants" / "napoleon", src / "variants" / "la_krap"], env, work)
     lic = run([py, "-c", "from importlib import metadata as m; d = m.distribution('frapnet-napoleon');"
                " import frapnet_napoleon; print(d.metadata['License-Expression'], d.version == frapnet_napoleon.__version__)"],
               env, work).stdout.split()
     assert lic == ["MIT", "True"]
     games = json.loads(run(["frapnet", "games", "--json"], env, work).stdout)
     by = {g["name"]: g for g in games["games"]}
-    assert sorted(by) == ["frap", "napoleon"]
+    assert sorted(by) == ["frap", "la_krap", "napoleon"]
     assert by["napoleon"]["players"][0] == 2 and by["napoleon"]["plugin"] == "napoleon"
     text = run(["frapnet", "games"], env, work).stdout
     assert "napoleon — Napoleon" in text
@@ -159,3 +160,20 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     rep = json.loads(run(["frapnet", "replay", rec, "--json"], env, work).stdout)
     assert rep["ok"] is True and len(rep["deals"]) == 2
     assert rep["balances"] == result["balances"] and rep["pot"] == result["pot"]
+
+    # La Krap from its own distribution, installed into the venv (not read from the checkout):
+    # listed with its players (L1) and its one option (L12), a match played to its target
+    loc = run([py, "-c", "import frapnet_la_krap; print(frapnet_la_krap.__file__)"], env, work).stdout.strip()
+    assert loc.startswith(str(venv)), loc
+    assert by["la_krap"]["players"] == [3, 6]
+    assert [(o["name"], o["default"], o["rule"]) for o in by["la_krap"]["options"]] == [("target", 100, "L12")]
+    rec = tmp_path / "la-krap-record.json"
+    p = run(["frapnet", "host", "--game", "la_krap", "--players", "4", "--bots", "4", "--deals", "30",
+             "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--record", rec, "--bot-delay", "0",
+             "--pause", "0", "--seed", "11", "--option", "target=30", "--level", "basic"], env, work, timeout=120)
+    res = json.loads(run(["frapnet", "replay", rec, "--json"], env, work).stdout)
+    assert res["ok"] is True and res["game"] == "la_krap" and max(res["points"]) >= 30  # L12
+    assert res["winners"] == [s for s, x in enumerate(res["points"]) if x == max(res["points"])]
+    summary = json.loads([line for line in p.stdout.splitlines() if line.startswith("{")][-1])
+    assert summary["game"] == "la_krap" and summary["match_over"] is True
+    assert summary["points"] == res["points"] and summary["deals"] == len(res["deals"])

@@ -355,7 +355,7 @@ def test_random_playouts_keep_every_invariant(game):
     """F6, card conservation, legal actions, rejection, views (F9), record round trip."""
     TOTAL[game] = 0
 
-    @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
     @given(tables(game))
     def run(table):
         state, seed, deals = table
