@@ -5,7 +5,7 @@ The file is :func:`frapnet.paths.config_file` — ``~/.config/frapnet/config.tom
 
     name = "Olga"               # your name at a table (play, join, host --play)
     language = "ru"             # "en" or "ru" (play, join, host --play)
-    level = "basic"             # computer players: "random" or "basic" (play, host, bot)
+    level = "basic"             # computer players: "random", "basic" or "expert" (play, host, bot)
 
     [table]                     # the table `frapnet play` and `frapnet host` open by default
     game = "frap"
