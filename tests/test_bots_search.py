@@ -72,6 +72,54 @@ def test_sampler_never_places_a_seen_card_elsewhere_and_honours_voids_F20():
         assert "7S" == s.deal.turn_up and "AH" not in sum(s.deal.hands, [])
 
 
+def test_frap_sampler_deals_others_hands_basic_would_have_bid_with_F10_F11():
+    """Seat 1 declared frap (F10) and seat 2 passed the whist (F11), as seen by seat 0: with the
+    bidding so far, the sampler deals seat 1 a hand ``basic`` would frap with (frap_estimate ≥
+    FRAP_AT) and seat 2 one with neither an ace nor a trump (basic whists with either) — in
+    almost every sample, where a uniform deal gives seat 1 such a hand about one time in ten."""
+    from frapnet.games.frap_bots import FRAP_AT, frap_estimate
+    from frapnet.testing import fixed_deck, play
+    st = engine.new_match("frap", 4)
+    deck = fixed_deck(engine.pack(st), 4, 3, {0: ["7H", "8H", "9C", "10C"], 1: ["AS", "KS", "QH", "JD"],
+                                             2: ["7C", "8C", "9H", "10H"], 3: ["JC", "QC", "KC", "8D"]},
+                      turn_up="7S")
+    st, _ = engine.start_deal(st, deck, 3)
+    obs = [engine.view(st, 0)]
+    for a in [(0, "look"), (0, "pass"), (1, "look"), (1, "frap"), (2, "look"), (2, "pass")]:
+        st, _ = play(st, [a])
+        obs.append(engine.view(st, 0))
+    table = table_for(obs[-1])
+    rng = random.Random(2)
+    frappy = dry = 0
+    for _ in range(60):
+        s = replay_sample(table, table.rules.sample_deal(table, 0, obs, rng), obs[-1]["deal_no"], pure=True)
+        assert same_view(engine.view(s, 0), obs[-1])
+        frappy += frap_estimate(s.deal.hands[1], "S") >= FRAP_AT
+        dry += not any(c[-1] == "S" or c[:-1] == "A" for c in s.deal.hands[2])
+    assert frappy >= 57 and dry >= 57, (frappy, dry)
+
+
+def test_matches_view_agrees_with_the_whole_view_in_every_game():
+    """The search's cheap check (``matches_view``: the game's view and the legal actions) says
+    yes for a state's own views and no for the view one action later, at every step of random deals."""
+    from frapnet.bots.sampling import matches_view
+    for game in GAMES:
+        rng = random.Random(4)
+        st = engine.new_match(game, 4)
+        st, _ = engine.start_deal(st, rng.sample(engine.pack(st), len(engine.pack(st))), 0)
+        steps = 0
+        while st.phase == engine.DEAL and steps < 60:
+            seat = st.to_act[0]
+            nxt, _ = engine.apply(st, seat, rng.choice(engine.legal_actions(st, seat)))
+            for s in range(4):
+                v = engine.view(st, s)
+                assert matches_view(st, s, v), (game, steps, s)
+                if nxt.phase == engine.DEAL and not same_view(engine.view(nxt, s), v):
+                    assert not matches_view(nxt, s, v), (game, steps, s)
+            st, steps = nxt, steps + 1
+        assert steps >= 8, game
+
+
 def test_frap_policy_reads_only_the_seats_knowledge():
     """basic's policy answers a legal action and the same one when only hidden cards differ."""
     got = check_policy("frap", 4, decisions=400, seed=2)

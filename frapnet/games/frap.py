@@ -279,6 +279,10 @@ def _sym(card):
 def frapnet_apply_action(state, seat, action):
     d = state.deal
     verb = action[0]
+    if verb == "play" and d.phase == PLAY and seat == d.turn and d.looked[seat]:  # the hot path
+        events = _play(state, d, seat, action)
+        state.to_act = (d.turn,) if d.turn is not None else ()
+        return events
     if verb == "look":  # F9: any time; a second look changes nothing
         if d.looked[seat]:
             return []
@@ -580,28 +584,25 @@ def _play(state, d, seat, action):
     hand.remove(card)
     trick.append((seat, card))
     d.played_cards.append(card)
-    events = [{"type": "play", "seat": seat, "card": card}]
+    event = {"type": "play", "seat": seat, "card": card}
     if revoke:
-        events[0]["revoke"] = True  # F22: said on screen when it happens
+        event["revoke"] = True  # F22: said on screen when it happens
     in_play = d.in_play
     if len(trick) < len(in_play):
         i = in_play.index(seat) + 1  # F19: clockwise among the players
         d.turn = in_play[i] if i < len(in_play) else in_play[0]
-        return events
+        return [event]
     winner = state.rules.trick_winner(state, trick)  # F21 (a hook, so house rules may change it)
     d.tricks[winner] += 1
-    d.played += 1
-    amount = trick_money(state, d)
+    d.played = played = d.played + 1
+    amount = d.P // 4 if d.pays_tricks else 0  # F23 (trick_money)
     if amount:
         state.balances[winner] += amount
         state.pot -= amount
-    cards = [[s, c] for s, c in trick]
-    d.last_trick = cards
+    d.last_trick = [[s, c] for s, c in trick]
     d.last_winner = winner
     d.trick = []
-    events.append({"type": "trick", "winner": winner, "cards": [t[:] for t in cards], "amount": amount,
-                   "number": d.played})
-    if d.played >= d.tricks_total:
+    if played >= d.tricks_total:
         d.phase = DONE
         d.turn = None
         d.outcome = "played"
@@ -609,7 +610,8 @@ def _play(state, d, seat, action):
     else:
         d.leader = winner
         d.turn = winner
-    return events
+    return [event, {"type": "trick", "winner": winner, "cards": [[s, c] for s, c in trick], "amount": amount,
+                    "number": played}]
 
 
 def trick_money(state, d):
