@@ -335,3 +335,23 @@ def frapnet_view_ui(state, seat, lang):
 
     Never a card the seat may not see (F9). Return None to take every default.
     """
+
+
+# --- statistics (called by `frapnet stats`; optional, firstresult) -----------------------------
+
+@hookspec(firstresult=True)
+def frapnet_deal_stats(state, report):
+    """The game's own counts for one settled deal, per seat — what `frapnet stats` adds up per
+    player across the journal's matches (issue #9 item 3).
+
+    :param state: the State right after the deal was settled (``state.phase`` is ``"between"``
+        or ``"over"``; ``state.deal`` is that deal, ``state.balances`` the ledger after it).
+    :param report: that deal's report (``frapnet_deal_report``, the same dict as
+        ``state.reports[-1]``).
+    :returns: ``{count_name: [k_0, …, k_{n−1}]}`` — per count (snake_case, e.g. Frap's
+        ``fraps_made``, ``fraps_failed``, ``blind_fraps``, ``remises``; Napoleon's
+        ``contracts_made``, ``contracts_failed``), a whole number ≥ 0 per seat 0…n−1 of how many
+        times it happened to that seat in this deal (usually 0 or 1). Names are shown with
+        ``_`` as spaces. None (or no implementation): the game has no counts of its own; the
+        matches, deals and net result are counted anyway.
+    """

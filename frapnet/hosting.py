@@ -28,8 +28,9 @@ from twisted.logger import Logger
 from frapnet import record
 from frapnet.bots.client import start_bots
 from frapnet.bots.players import SeatPlayers
-from frapnet.net import discovery
+from frapnet.net import discovery, rematch
 from frapnet.net.config import TableConfig
+from frapnet.net.journal import Journal, resume_key
 from frapnet.net.protocol import PROTOCOL_VERSION
 from frapnet.net.server import HostFactory
 from frapnet.net.table import Table
@@ -52,7 +53,13 @@ class HostConfig:
     - ``announce``, ``interfaces``: advertise the table on the LAN (DNS-SD) on those addresses.
     - ``max_connections``, ``handshake_timeout`` (seconds), ``rate`` (messages per second per
       connection): :class:`frapnet.net.server.HostFactory`'s limits.
-    - ``resume``: if ``table.record`` exists, continue the match it holds (design.md principle 5).
+    - ``db``: the journal file (:class:`frapnet.net.journal.Journal`; None: nothing is stored
+      but ``table.record``). Every accepted action is committed to it before anyone is told.
+    - ``continue_unfinished``: resume this command's unfinished match from ``db`` (the same
+      table name, game, seats, options and house rules; its host process gone) — `frapnet
+      host` after a crash; `frapnet play` starts a new match each time.
+    - ``resume``: ``--resume``: if nothing in ``db`` is resumed and ``table.record`` exists,
+      continue the match that record file holds (stored into ``db`` from then on).
     - ``web``: also serve the table's web page and WebSocket on this HTTP port of ``bind``
       (:mod:`frapnet.net.web`; 0: any free port; None: no web page). It is announced in the TXT
       key ``web`` (docs/web.md).
@@ -70,6 +77,8 @@ class HostConfig:
     rate: int = 50
     resume: bool = False
     web: int | None = None
+    db: str | None = None
+    continue_unfinished: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "plugins_dirs", tuple(self.plugins_dirs or ()))
@@ -79,7 +88,9 @@ class HostConfig:
 
 class HostHandle:
     """A running host: ``port`` (int), ``table`` (Table), ``factory``, ``finished`` (Deferred
-    firing with the result dict), ``stop()`` (Deferred)."""
+    firing with the result dict), ``stop()`` (Deferred); ``journal`` (the
+    :class:`frapnet.net.journal.Journal`, or None), ``match_id`` (the match's number in it),
+    ``resumed`` (None, or where the resumed match stood: :func:`frapnet.record.resume_summary`)."""
 
     def __init__(self, reactor, listener, factory: HostFactory, table: Table, bots: list, finished) -> None:
         self.reactor = reactor
@@ -92,6 +103,9 @@ class HostHandle:
         self.announcer = None
         self.web_listener = None
         self.web_port: int | None = None
+        self.journal = None
+        self.match_id: int | None = None
+        self.resumed: str | None = None
         self._stopped: defer.Deferred | None = None
 
     def stop(self) -> defer.Deferred:
@@ -118,6 +132,8 @@ class HostHandle:
             p.dropConnection("host stopping")
         # give the transports a moment to flush the closing messages
         await deferLater(self.reactor, 0.05, lambda: None)
+        if self.journal is not None:
+            self.journal.close()
 
 
 def loopback_for(bind: str) -> str:
@@ -137,10 +153,14 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
     seats. ``table.seed``: shuffles, first dealer (F7) and bot decisions reproducible; otherwise
     ``random.SystemRandom``. ``registry``: the plugins (default: built-ins, entry points and
     ``config.plugins_dirs``).
+    With ``config.db`` the match is journaled (:mod:`frapnet.net.journal`): this command's
+    unfinished match there is resumed at its last accepted action (``continue_unfinished``),
+    its seats waiting for their tokens; else a new match is stored.
     Raises RuleError / PluginError for a bad game, option or house rule, ValueError for a
-    bad ``bots`` count or a record for another table, ReplayError for a record that does not
-    replay, and the reactor's CannotListenError if a port is taken (its ``port`` says which:
-    ``config.port`` or ``config.web``).
+    bad ``bots`` count or a record for another table, ReplayError for a record or journal that
+    does not replay, JournalError for a journal that cannot be used, and the reactor's
+    CannotListenError if a port is taken (its ``port`` says which: ``config.port`` or
+    ``config.web``).
     """
     tc = config.table
     if registry is None:
@@ -153,18 +173,23 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
     table = Table(tc, clock=reactor, rng=rng, registry=registry, reserved=range(players - bots, players),
                   choose=SeatPlayers(seed=tc.seed, registry=registry),
                   on_finish=lambda result: reactor.callLater(0, finished.callback, result))
-    if config.resume and tc.record and os.path.exists(tc.record):
-        table.resume(record.load(tc.record))
+    db, match_id, resumed = _open_journal(config, table)
     factory = HostFactory({table.name: table}, reactor, max_connections=config.max_connections,
                           handshake_timeout=config.handshake_timeout, rate=config.rate)
-    listener = reactor.listenTCP(config.port, factory, interface=config.bind)
+    try:
+        listener = reactor.listenTCP(config.port, factory, interface=config.bind)
+    except Exception:
+        _release(db, match_id)
+        raise
     handle = HostHandle(reactor, listener, factory, table, [], finished)
+    handle.journal, handle.match_id, handle.resumed = db, match_id, resumed
     if config.web is not None:
         from frapnet.net.web import listen_web
         try:
             handle.web_listener = listen_web(reactor, factory, config.web, interface=config.bind)
         except Exception:
             listener.stopListening()
+            _release(db, match_id)
             raise
         handle.web_port = handle.web_listener.getHost().port
     # debug only: `frapnet host` prints this on stdout itself (not twice on one terminal)
@@ -179,6 +204,70 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
     if config.announce:
         handle.announcer = _announce(reactor, table, handle.port, config.interfaces, handle.web_port)
     return handle
+
+
+def _open_journal(config: HostConfig, table: Table):
+    """Give ``table`` its journal: resume this command's unfinished match from ``config.db``,
+    or continue ``--resume --record FILE`` (the journal's own copy of that match if it holds
+    one the file is the beginning of, else the file, stored anew), or start a new match.
+    Returns ``(Journal or None, match id or None, resume summary or None)``."""
+    tc = config.table
+    from_record = config.resume and tc.record and os.path.exists(tc.record)
+    if not config.db:
+        if from_record:
+            table.resume(record.load(tc.record))
+            return None, None, record.resume_summary(table.state)
+        return None, None, None
+    db = Journal(config.db)
+    try:
+        st = table.state
+        key = resume_key(table.name, st.game, st.players, dict(st.options), st.house_rules)
+        waiting = db.unfinished(key) if config.continue_unfinished else []
+        rec = record.load(tc.record) if from_record else None
+        if not waiting and rec is not None:
+            stored = db.with_record(tc.record)
+            if stored is not None and _continues(db.record(stored[0]), rec):
+                waiting = [stored[0]]
+        for match_id in reversed(waiting):  # the newest first
+            try:
+                stored_rec = db.record(match_id)
+                record.replay(stored_rec, table.registry)
+            except record.ReplayError as exc:  # e.g. a plugin changed its rules: keep it, start anew
+                log.error("journal {path}: match {id} does not replay ({err}); it stays in the journal "
+                          "(frapnet export {id}) and a new match starts", path=db.path, id=match_id, err=exc)
+                db.abandon(match_id, f"does not replay: {exc}")
+                continue
+            table.match_no = db.series(match_id)  # a rematch goes on as one (frapnet.net.rematch)
+            table.journal = db.open_match(match_id, rematch.record_path(tc.record, table.match_no), table.name)
+            table.resume(stored_rec)
+            return db, match_id, record.resume_summary(table.state)
+        if rec is not None:
+            table.resume(rec)
+            mj = db.new_match(table.name, table.state, tc.record)
+            mj.import_state(table.state, table.dealing.proofs)
+            table.journal = mj
+            return db, mj.id, record.resume_summary(table.state)
+        table.journal = db.new_match(table.name, table.state, tc.record)
+        return db, table.journal.id, None
+    except BaseException:
+        db.close()
+        raise
+
+
+def _release(db, match_id) -> None:
+    """The host did not start (a port taken): leave its match to the next run."""
+    if db is not None:
+        db.release(match_id)
+        db.close()
+
+
+def _continues(stored: dict, rec: dict) -> bool:
+    """True if the record file ``rec`` is the beginning of the ``stored`` match: the same game,
+    seats, options, house rules and, deal by deal, the same dealer and deck."""
+    same = all(stored.get(k) == rec.get(k) for k in ("game", "players", "options", "house_rules"))
+    ds, dr = stored["deals"], rec.get("deals") or []
+    return same and len(dr) <= len(ds) and all(
+        isinstance(b, dict) and (a["dealer"], a["deck"]) == (b.get("dealer"), b.get("deck")) for a, b in zip(ds, dr))
 
 
 def _announce(reactor, table: Table, port: int, interfaces, web_port: int | None = None):

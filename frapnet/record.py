@@ -91,12 +91,14 @@ def open_table(rec: dict, registry=None) -> engine.State:
         raise ReplayError(exc.rule, exc.message) from None
 
 
-def replay(rec: dict, registry=None) -> tuple[engine.State, dict]:
+def replay(rec: dict, registry=None, before_deal=None) -> tuple[engine.State, dict]:
     """Replay a whole record; return the final state and the ``--json`` result object.
+    ``before_deal(index, deal, state)``, if given, is called before each deal (0-based) starts,
+    with the state after the deals before it.
 
     Raises ReplayError at the first problem, in the order record-format.md gives.
     """
-    return _replay(rec, registry, None)
+    return _replay(rec, registry, before_deal)
 
 
 def _replay(rec: dict, registry, before_deal) -> tuple[engine.State, dict]:

@@ -333,16 +333,20 @@ def test_seeded_runs_agree_with_each_other_replay_and_verify(tmp_path):
 
 
 def test_a_resumed_host_reveals_the_deal_it_committed_to_before_the_crash(tmp_path):
-    """design.md principle 5 with issue #11: the proof (seed included) is in the record, so a host
-    restarted in the middle of a deal reveals the same seed at its end, and the record verifies."""
+    """design.md principle 5 with issue #11: the proof (seed included) is stored with the deal in
+    the journal (issue #9), so a host restarted in the middle of a deal reveals the same seed at its
+    end, and the record exported from the journal verifies."""
     from frapnet import record
     from frapnet.net.config import TableConfig
+    from frapnet.net.journal import Journal
     from frapnet.net.server import HostFactory
     from frapnet.net.table import Table as Referee
     path = str(tmp_path / "m.json")
     config = TableConfig(name="T", players=3, pause=0.0, nonce_time=1.0, record=path, deals=1)
     clock = Clock()
     table = Referee(config, clock=clock, rng=random.Random(1))
+    db = Journal(str(tmp_path / "j.sqlite3"))
+    table.journal = db.new_match("T", table.state, path)
     factory = HostFactory({"T": table}, clock, rate=10 ** 6)
     peers = [Peer(factory, f"P{i}") for i in range(3)]
     for _ in range(3):
@@ -355,7 +359,8 @@ def test_a_resumed_host_reveals_the_deal_it_committed_to_before_the_crash(tmp_pa
         table.apply_action(seat, engine.action_to_wire(engine.legal_actions(table.state, seat)[0]), table.state.version)
     tokens = [next(m for m in p.msgs if m["type"] == "welcome")["token"] for p in peers]
     again = Referee(config, clock=Clock(), rng=random.Random(1))
-    again.resume(record.load(path))
+    again.journal = Journal(str(tmp_path / "j.sqlite3")).open_match(table.journal.id, path)  # after the crash
+    again.resume(again.journal.journal.record(table.journal.id))
     assert again.state.phase == engine.DEAL and again.dealing.proofs[0] == committed
     factory = HostFactory({"T": again}, again.clock, rate=10 ** 6)
     back = [Peer(factory, f"P{i}", token=tokens[i]) for i in range(3)]

@@ -3,7 +3,7 @@
 Every import in every module of frapnet/ — module-level, inside functions, under
 ``TYPE_CHECKING`` — is read with :mod:`ast` and checked against :data:`MAY_IMPORT`: which of
 frapnet's units a unit may use. Lowest first: cards, errors, hookspecs, paths, fairness; engine; plugins,
-games, record; net; bots and tui (each on net, neither on the other); hosting (on net and bots);
+games, record; net; bots and tui (each on net, neither on the other); hosting (on net and bots), stats;
 runtime (process set-up); commands; cli. Nothing imports a unit above its own. The engine and
 the games import no Twisted, prompt_toolkit, msgpack, sqlite3 or sockets; no module in
 frapnet/net passes 500 lines; variants and one-file plugins use only the plugin API layers.
@@ -39,8 +39,9 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bots": RULES | {"frapnet", "net"},
     "tui": {"frapnet", "cards", "errors", "paths", "net"},
     "hosting": RULES | {"frapnet", "net", "bots"},
+    "stats": RULES | {"frapnet", "net"},
     "runtime": set(),
-    "commands": RULES | {"frapnet", "net", "bots", "tui", "hosting", "runtime", "testing", "config"},
+    "commands": RULES | {"frapnet", "net", "bots", "tui", "hosting", "stats", "runtime", "testing", "config"},
     "cli": {"frapnet", "commands"},
     "__main__": {"cli"},
 }

@@ -241,53 +241,53 @@ def test_option_nested_too_deeply_is_a_clear_error():
     assert parse_options(["ante=200", "revoke=penalize"]) == {"ante": 200, "revoke": "penalize"}
 
 
-def _resumable(tmp_path):
-    """A record of a 3-seat match one deal in, and the Table that wrote it."""
+def _journaled_match(tmp_path):
+    """A journal holding a 3-seat match one deal in; returns (journal, match id)."""
     import random as _random
     from twisted.internet.task import Clock
     from frapnet import engine
     from frapnet.net.config import TableConfig
+    from frapnet.net.journal import Journal
     from frapnet.net.table import Table
-    path = str(tmp_path / "m.json")
-    t = Table(TableConfig(name="T", players=3, record=path, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
-    deck = engine.pack(t.state)
-    t.state, _ = engine.start_deal(t.state, deck, 0)
-    t.journal.write_record(t.state)
-    return path
+    db = Journal(str(tmp_path / "j.sqlite3"))
+    t = Table(TableConfig(name="T", players=3, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
+    t.journal = db.new_match("T", t.state)
+    t.state, _ = engine.start_deal(t.state, engine.pack(t.state), 0)
+    t.journal.deal_started(t.state)
+    return db, t.journal.id
 
 
-@pytest.mark.parametrize("seats_text", [
-    '{"seats": 5}', "[1, 2]", "[" * 100_000 + "]" * 100_000, "not json", '{"seats": [1, "x", null]}',
-    '{"seats": [{"token": 5, "name": "A"}, {"token": "short", "name": "B"}]}',
-])
-def test_resume_with_a_damaged_seats_file_starts_with_empty_seats(tmp_path, seats_text):
-    """`frapnet host --resume`: RECORD.seats that is not a list of seats (was a TypeError or
-    RecursionError at start-up) or holds unusable tokens leaves the seats empty; the match
-    itself resumes (record rule: the record, not the seats file, is the truth)."""
+def _resume(db, mid):
     import random as _random
     from twisted.internet.task import Clock
     from frapnet.net.config import TableConfig
     from frapnet.net.table import Table
-    path = _resumable(tmp_path)
-    (tmp_path / "m.json.seats").write_text(seats_text)
-    t = Table(TableConfig(name="T", players=3, record=path, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
-    t.resume(record.load(path))
+    t = Table(TableConfig(name="T", players=3, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
+    t.journal = db.open_match(mid)
+    t.resume(db.record(mid))
+    return t
+
+
+@pytest.mark.parametrize("name, token", [
+    (5, "short"), ("A", 5), ("B", "short"), ("C", "x" * 129), (None, None), (b"bytes", b"t" * 24),
+])
+def test_resume_with_unusable_saved_seats_leaves_them_empty(tmp_path, name, token):
+    """`frapnet host` resuming from its journal (issue #9): a seat row edited into something
+    unusable — a token that is not a 16…128-character string — leaves that seat empty (its
+    player joins anew); the match itself resumes (the deals and actions are the truth)."""
+    db, mid = _journaled_match(tmp_path)
+    db.db.execute("INSERT INTO seats VALUES (?, 0, ?, ?, 0)", (mid, name if name is not None else "", token))
+    t = _resume(db, mid)
     assert t.state.deal_no == 1 and [s.status for s in t.seats] == ["empty"] * 3
 
 
 def test_resume_cleans_saved_names_and_keeps_good_tokens(tmp_path):
-    import json as _json
-    import random as _random
-    from twisted.internet.task import Clock
-    from frapnet.net.config import TableConfig
-    from frapnet.net.table import Table
-    path = _resumable(tmp_path)
+    """Saved names are cleaned like a hello's (no control characters, at most 32 characters)."""
+    db, mid = _journaled_match(tmp_path)
     good = "t" * 24
-    (tmp_path / "m.json.seats").write_text(_json.dumps({"seats": [
-        {"token": good, "name": "\x1b[2JEve\u202e" + "x" * 100, "bot": "yes"},
-        {"token": good + "2", "name": ["not", "text"]}, {"name": "NoToken"}]}))
-    t = Table(TableConfig(name="T", players=3, record=path, nonce_time=0.0), clock=Clock(), rng=_random.Random(1))
-    t.resume(record.load(path))
+    db.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", [
+        (mid, 0, "\x1b[2JEve\u202e" + "x" * 100, good, 7), (mid, 1, "", good + "2", 0), (mid, 2, "NoToken", None, 0)])
+    t = _resume(db, mid)
     assert t.seats[0].name == "[2JEve" + "x" * 26 and t.seats[0].token == good and t.seats[0].is_bot is False
     assert t.seats[1].name == "" and t.seats[1].status == "reconnecting" and t.seats[2].status == "empty"
 

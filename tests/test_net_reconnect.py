@@ -154,7 +154,7 @@ def test_grace_over_host_plays_the_seat(runs):
 def _host_cmd(port: int, rec: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "frapnet", "host", "--port", str(port), "--bind", "127.0.0.1", "--no-announce",
             "--players", "4", "--bots", "2", "--deals", "4", "--seed", "5", "--pause", "0", "--record", str(rec),
-            "--name", "Resume", *extra]
+            "--name", "Resume", "--db", str(rec.with_suffix(".sqlite3")), *extra]
 
 
 def _free_port() -> int:
@@ -162,6 +162,21 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _journaled(db: Path) -> tuple[int, int]:
+    """How many deals the journal ``db`` holds, and how many actions its newest deal has."""
+    import sqlite3
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            deals = con.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+            last = con.execute("SELECT COUNT(*) FROM actions WHERE deal = ?", (deals - 1,)).fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0, 0
+    return deals, last
 
 
 def _match(tmp_path: Path, tag: str, kill_after_deals: int | None) -> tuple[dict, list[dict], Path, str]:
@@ -182,18 +197,15 @@ def _match(tmp_path: Path, tag: str, kill_after_deals: int | None) -> tuple[dict
     log = ""
     if kill_after_deals:
         deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                deals = json.loads(rec.read_text())["deals"]
-            except (OSError, ValueError):
-                deals = []
-            if len(deals) >= kill_after_deals and len(deals[-1]["actions"]) >= 5:
+        while time.time() < deadline:  # the journal (issue #9) holds every accepted action: kill mid-deal
+            deals, last = _journaled(rec.with_suffix(".sqlite3"))
+            if deals >= kill_after_deals and last >= 5:
                 break
             time.sleep(0.01)
         host.send_signal(signal.SIGKILL)  # no goodbye: as a crash or a power cut
         host.communicate()
-        before = json.loads(rec.read_text())
-        log = f"killed after {len(before['deals'])} deals, {len(before['deals'][-1]['actions'])} actions in the last"
+        deals, last = _journaled(rec.with_suffix(".sqlite3"))
+        log = f"killed after {deals} deals, {last} actions in the last"
         host = subprocess.Popen(_host_cmd(port, rec, "--resume", *delay), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     out, err = host.communicate(timeout=60)
@@ -218,7 +230,10 @@ def test_host_killed_mid_deal_resumes_same_match(tmp_path):
     res = json.loads(subprocess.run([sys.executable, "-m", "frapnet", "replay", "--json", str(rec)],
                                     capture_output=True, text=True, cwd=ROOT).stdout)
     assert res["ok"] and res["balances"] == result["balances"] and len(res["deals"]) == 4
-    seats = json.loads(Path(f"{rec}.seats").read_text())["seats"]
+    from frapnet.net.journal import Journal  # the seats' names and tokens are in the journal (issue #9)
+    db = Journal(str(rec.with_suffix(".sqlite3")), create=False)
+    seats = db.seats(db.matches()[-1]["id"])
+    db.close()
     assert {s["name"] for s in seats[:2]} == {"P0", "P1"} and all(len(s["token"]) >= 24 for s in seats)
 
 

@@ -27,11 +27,18 @@ def add_arguments(p):
     p.add_argument("--level", default=None, choices=tuple(LEVELS),
                    help="computer players' level (--bots and takeover) (default " + DEFAULT_LEVEL + ", or the config file's):\n" + level_help())
     p.add_argument("--deals", type=int, default=None, metavar="N", help="stop after N deals, then exit 0")
-    p.add_argument("--record", default=None, metavar="FILE", help="keep the match's record in FILE, rewritten after every accepted move (after every "
-                        "deal only once it passes 1 MB)")
+    p.add_argument("--db", default=None, metavar="FILE",
+                   help="the journal: every accepted move is stored in this SQLite file before anyone is told, "
+                        "and the same command resumes an unfinished match from it after a crash (default: "
+                        "journal.sqlite3 in your frapnet data folder)")
+    p.add_argument("--record", default=None, metavar="FILE",
+                   help="also keep the match's record in FILE, exported from the journal at every deal end and "
+                        "when the host stops (never per move)")
     p.add_argument("--resume", action="store_true",
-                   help="if the --record FILE exists, continue the match it holds (after a crash or restart), "
-                        "under the table's name unless --name is given")
+                   help="continue the match in the --record FILE (under the table's name unless --name is "
+                        "given) when the journal has none of this command to resume — the journal's own copy "
+                        "of that match if it has one, else the file (a record from another machine or an "
+                        "older frapnet)")
     p.add_argument("--seed", default=None, help="seed for the host's shuffle secrets, the first dealer and bots "
                         "(reproducible tests; anyone who knows it knows every deal — docs/fairness.md)")
     p.add_argument("--grace", type=float, default=120.0, metavar="SECONDS",
@@ -66,8 +73,9 @@ def check_arguments(args) -> str | None:
     """What is wrong with the non-rule arguments (None if nothing), checked before listening:
     ``--port`` 0…65535; ``--deals`` ≥ 1; ``--grace``, ``--pause``, ``--bot-delay``, ``--turn-time``, ``--nonce-time`` finite and
     ≥ 0 seconds; ``--name`` without control characters, at most 63 bytes of UTF-8 (a DNS-SD
-    instance name, and hello.table's limit); ``--record`` a file this process can create or
-    replace (probed by creating and removing a temporary file beside it)."""
+    instance name, and hello.table's limit); ``--db`` a file in an existing folder;
+    ``--record`` a file this process can create or replace (probed by creating and removing a
+    temporary file beside it)."""
     import math
     import os
     import unicodedata
@@ -90,6 +98,13 @@ def check_arguments(args) -> str | None:
             return f"--name {args.name!r}: control characters are not allowed in a table name"
         if not args.name.strip() or len(args.name.encode("utf-8")) > 63:
             return f"--name {args.name!r}: a table name is 1…63 bytes of UTF-8"
+    db = getattr(args, "db", None)
+    if db:
+        folder = os.path.dirname(os.path.abspath(db))
+        if os.path.isdir(db):
+            return f"--db {db}: is a directory, not a file"
+        if not os.path.isdir(folder):
+            return f"--db {db}: no folder {folder}"
     if args.record:
         path = os.path.abspath(args.record)
         folder = os.path.dirname(path)
@@ -97,7 +112,7 @@ def check_arguments(args) -> str | None:
             return f"--record {args.record}: is a directory, not a file"
         if not os.path.isdir(folder):
             return f"--record {args.record}: no folder {folder}"
-        probe = f"{path}.tmp{os.getpid()}"  # the name write_record uses for its atomic rewrite
+        probe = f"{path}.tmp{os.getpid()}"  # the name journal.write_atomically uses
         try:
             with open(probe, "w", encoding="utf-8"):
                 pass
@@ -111,6 +126,7 @@ def host_config(args, name: str, options: dict):
     """The :class:`frapnet.hosting.HostConfig` of a `frapnet host` command line (checked by
     :func:`check_arguments`), for table ``name`` with the parsed ``options``."""
     from frapnet.hosting import HostConfig, TableConfig
+    from frapnet.net.journal import default_path
 
     table = TableConfig(name=name, game=args.game, players=args.players, options=options,
                         house_rules=args.house_rule, password=args.password, grace=args.grace, pause=args.pause,
@@ -118,7 +134,8 @@ def host_config(args, name: str, options: dict):
                         seed=args.seed, rematch=args.rematch, turn_time=args.turn_time or None,
                         nonce_time=args.nonce_time)
     return HostConfig(table, bots=args.bots, bind=args.bind, port=args.port, plugins_dirs=args.plugins_dir,
-                      announce=args.announce, interfaces=args.interface, resume=args.resume, web=args.web)
+                      announce=args.announce, interfaces=args.interface, resume=args.resume, web=args.web,
+                      db=args.db or default_path())
 
 
 def saved_table_name(record_path: str) -> str | None:
@@ -150,7 +167,6 @@ def run(args) -> int:
     from frapnet.commands._options import parse_options
     from frapnet.commands._password import table_password
     from frapnet.errors import PluginError, RuleError
-    from frapnet.record import resume_summary
 
     try:  # the config file gives what the command line leaves out (docs/hosting.md)
         cfg = config.load()
@@ -174,6 +190,11 @@ def run(args) -> int:
     if problem:
         print(f"frapnet host: {problem}", file=sys.stderr)
         return 2
+    from frapnet.commands._journal import open_checked, table_of_record
+    db = open_checked(args.db, "host")  # a bad --db file: one line naming it, before anything else
+    if db is None:
+        return 2
+    db.close()
     from frapnet import engine
     from frapnet.plugins import default_registry
     registry = default_registry(args.plugins_dir)
@@ -187,8 +208,8 @@ def run(args) -> int:
         args.game, args.players, args.house_rule = st.game, st.players, list(st.house_rules)
         options = dict(st.options)
         from_cfg = set()
-        args.name = args.name or saved_table_name(args.record)  # the table keeps its name (issue #10)
-        print(f"frapnet host: resuming the match in {args.record} {resume_summary(st)}", file=sys.stderr)
+        # the table keeps its name (issue #10): as the journal stored it, or an older host beside the record
+        args.name = args.name or table_of_record(args.db, args.record) or saved_table_name(args.record)
     try:  # validate before touching the network: a clear error naming the rule
         engine.new_match(args.game, args.players, options, args.house_rule, registry)
         if not (args.resume and os.path.exists(args.record)):
@@ -226,6 +247,7 @@ def run(args) -> int:
 
     predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
     from frapnet.hosting import start_host
+    from frapnet.net.journal import JournalError
     from frapnet.runtime import not_twisted_noise, tune_gc
     globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr),
                                                            [not_twisted_noise, predicate])],
@@ -241,6 +263,11 @@ def run(args) -> int:
             print(f"frapnet host: {cannot_listen(args, exc)}", file=sys.stderr)
             status["code"] = 1
             return
+        except JournalError as exc:
+            print(f"frapnet host: --db: {exc}", file=sys.stderr)
+            status["code"] = 2
+            return
+        _say_resumed(handle, name)
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
         from frapnet.commands._options import print_web_address
         print_web_address(handle, args.bind, args.interface)
@@ -266,6 +293,16 @@ def cannot_listen(args, exc) -> str:
     return f"cannot listen on {args.bind}:{exc.port}{which}: {exc.socketError}"
 
 
+def _say_resumed(handle, name: str) -> None:
+    """On stderr, where a resumed match stands (the same command after a crash or stop)."""
+    import sys
+
+    if handle.resumed is not None:
+        where = f" (match {handle.match_id} in the journal {handle.journal.path})" if handle.journal else ""
+        print(f"frapnet host: resuming the match of table {name} {handle.resumed}{where}", file=sys.stderr,
+              flush=True)
+
+
 def defer_main(reactor, main):
     from twisted.internet import defer
     return defer.ensureDeferred(main(reactor))
@@ -288,6 +325,7 @@ def _play(args, name: str, options: dict, registry) -> int:
     from twisted.internet.error import CannotListenError
 
     from frapnet.hosting import loopback_for, start_host
+    from frapnet.net.journal import JournalError
 
     hosted: dict = {}
 
@@ -297,6 +335,10 @@ def _play(args, name: str, options: dict, registry) -> int:
         except CannotListenError as exc:
             print(f"frapnet host: {cannot_listen(args, exc)}", file=sys.stderr)
             return 1
+        except JournalError as exc:
+            print(f"frapnet host: --db: {exc}", file=sys.stderr)
+            return 2
+        _say_resumed(handle, name)
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
         url = print_web_address(handle, args.bind, args.interface)
         kw = {}

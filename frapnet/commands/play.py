@@ -25,6 +25,9 @@ def add_arguments(p):
     p.add_argument("--rematch", type=float, default=0.0, metavar="SECONDS",
                    help="at the match's end, offer its players a rematch with the same seats and wait this "
                         "long for their answers (default 0: no offer; docs/protocol.md)")
+    p.add_argument("--db", default=None, metavar="FILE",
+                   help="store the match in this journal (default: journal.sqlite3 in your frapnet data folder; "
+                        "`frapnet stats` counts it)")
     p.add_argument("--web", type=int, default=None, metavar="PORT",
                    help="play in your browser instead of this terminal: serve the table's page on this "
                         "port of 127.0.0.1 and print its address (0: any free port; docs/web.md)")
@@ -33,13 +36,17 @@ def add_arguments(p):
 def host_config(args, name: str, options: dict, web: int | None = None):
     """The :class:`frapnet.hosting.HostConfig` of a `frapnet play` command line: a table on
     127.0.0.1 only, a computer player in every seat but the first, nothing announced; ``web``:
-    also serve its web page on that HTTP port (`frapnet play --web`)."""
+    also serve its web page on that HTTP port (`frapnet play --web`). The match is stored in the
+    journal (for `frapnet stats` and `frapnet export`), and every `frapnet play` starts a new one
+    (a local game is not resumed)."""
     from frapnet.hosting import HostConfig, TableConfig
+    from frapnet.net.journal import default_path
 
     table = TableConfig(name=name, game=args.game, players=args.players, options=options,
                         house_rules=args.house_rule, deals=args.deals, record=args.record, level=args.level,
                         bot_delay=args.bot_delay, pause=args.pause, seed=args.seed, rematch=args.rematch)
-    return HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False, web=web)
+    return HostConfig(table, bots=args.players - 1, bind="127.0.0.1", port=0, announce=False, web=web,
+                      db=args.db or default_path(), continue_unfinished=False)
 
 
 def check_arguments(args) -> str | None:
@@ -94,6 +101,11 @@ def run(args) -> int:
             text += f" (settings from {cfg.path}: {', '.join(sorted(from_cfg))})"
         print(f"frapnet play: {text}", file=sys.stderr)
         return 2
+    from frapnet.commands._journal import open_checked
+    db = open_checked(args.db, "play")  # a bad --db file: one line naming it (issue #9)
+    if db is None:
+        return 2
+    db.close()
     if args.web is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("frapnet play: needs a terminal (standard input and output must be a terminal, "
               "not a file or a pipe)", file=sys.stderr)

@@ -10,7 +10,7 @@
 No I/O, no clock, no shuffling, no Twisted or prompt_toolkit. Games are plugins
 (frapnet.hookspecs); Frap is the built-in one (frapnet.games.frap).
 """
-from frapnet.engine.core import (action_to_wire, apply, check_options, deal_report, describe_event, legal_actions,
+from frapnet.engine.core import (action_to_wire, apply, check_options, deal_report, deal_stats, describe_event, legal_actions,
                                  match_report, new_match, next_dealer, normalize_action, pack, public_view, record,
                                  seat_part, seat_view, start_deal, view)
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State

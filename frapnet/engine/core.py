@@ -256,6 +256,14 @@ def deal_report(state: State) -> dict | None:
     return state.rules.deal_report(state)
 
 
+def deal_stats(state: State) -> dict | None:
+    """The game's own counts of the deal just settled (``frapnet_deal_stats``): ``{name: [per
+    seat 0…n−1]}``, or None (a deal in progress, no deal yet, or the game keeps none)."""
+    if state.phase == DEAL or not state.reports:
+        return None
+    return state.rules.deal_stats(state, state.reports[-1])
+
+
 def match_report(state: State) -> dict:
     """Match-level figures: ``balances`` and ``pot`` (chips) or ``points``."""
     return state.rules.match_report(state)

@@ -976,5 +976,28 @@ def frapnet_view_ui(state, seat, lang):
     return out
 
 
+# --- statistics (`frapnet stats`) -------------------------------------------------------------
+
+@hookimpl
+def frapnet_deal_stats(state, report):
+    """Per seat of a settled deal: ``fraps_made`` / ``fraps_failed`` (the frapper paid no remise
+    / paid one, F24; a frap nobody whisted is made, F14), ``blind_fraps`` (F10, made or not),
+    ``whists`` (whisted), ``remises`` (paid a remise, F24). A thrown-in deal (F13) counts nothing."""
+    n = state.players
+    out = {k: [0] * n for k in ("fraps_made", "fraps_failed", "blind_fraps", "whists", "remises")}
+    remises = report.get("remises") or [0] * n
+    frapper = report.get("frapper")
+    if frapper is not None and report.get("outcome") in ("played", "no_whist"):
+        out["fraps_failed" if remises[frapper] else "fraps_made"][frapper] = 1
+        if report.get("blind"):
+            out["blind_fraps"][frapper] = 1
+    for s in report.get("whisters") or ():
+        out["whists"][s] = 1
+    for s, amount in enumerate(remises):
+        if amount:
+            out["remises"][s] = 1
+    return out
+
+
 # --- computer players (issue #8): the sampler and the policy live in their own module ----------
 from frapnet.games.frap_bots import frapnet_policy, frapnet_sample_deal  # noqa: E402,F401

@@ -25,7 +25,6 @@ from typing import Callable
 from twisted.logger import Logger
 
 from frapnet import engine
-from frapnet.net.journal import RecordJournal
 from frapnet.net.seats import CONNECTED
 
 log = Logger(namespace="frapnet.host")
@@ -120,9 +119,11 @@ def start(table) -> None:
     its record beside the last one's (:func:`record_path`)."""
     table.match_no, table.rematch = table.match_no + 1, None
     cfg = table.config
+    done, result = table.state, table.result_dict()
     table.state = engine.new_match(cfg.game, cfg.players, cfg.options, cfg.house_rules, table.registry)
     table._track_versions(None)
-    table.journal = RecordJournal(record_path(cfg.record, table.match_no))
+    # the journal stores the match just played as over and the rematch as a new match of the table
+    table.journal = table.journal.next_match(done, result, table.state, record_path(cfg.record, table.match_no))
     table.dealing.proofs = []  # the new match's shuffle proofs (docs/fairness.md)
     table.journal.seats_changed(table.name, table.seats)
     log.info("table {table}: rematch: match {n} begins", table=table.name, n=table.match_no)

@@ -2,8 +2,7 @@
 applying actions (:func:`frapnet.engine.apply`) — without sockets. It uses the seats, fanout,
 journal and takeover modules of frapnet.net; it talks to its connections through the *peer*
 interface (:class:`frapnet.net.fanout.Peer`) and to time through ``callLater``, so tests drive
-it with fake peers and ``twisted.internet.task.Clock``. Seats are 0…n−1 clockwise; amounts are
-whole chips.
+it with fake peers and ``twisted.internet.task.Clock``. Seats 0…n−1 clockwise; whole chips.
 """
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from frapnet.errors import RuleError
 from frapnet.net.config import TableConfig
 from frapnet.net.dealing import FairDealing
 from frapnet.net.fanout import Fanout
-from frapnet.net.journal import RecordJournal
+from frapnet.net.journal import RecordFile
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, distinct_name, version_compatible
 from frapnet.net import rematch
 from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, same_secret, seat_with_token
@@ -40,8 +39,8 @@ class Table:
     (:meth:`reserved_token`), and only a hello with that token takes it — a hello without
     ``seat`` skips it, one naming it is refused with ``seat_taken``); ``choose`` (the
     takeover's computer player, :data:`frapnet.net.takeover.Chooser`; default a random legal
-    move); ``on_finish`` (called once with the result dict); ``journal`` (default a
-    :class:`frapnet.net.journal.RecordJournal` of ``config.record``).
+    move); ``on_finish`` (called once with the result dict); ``journal`` (a
+    :class:`frapnet.net.journal.MatchJournal`; default a ``RecordFile`` of ``config.record``).
 
     Seat changes are told to everyone as events (docs/protocol.md "Seat events"). Once a person
     (a client without ``bot``) has sat here, no new deal starts while no person is connected:
@@ -76,7 +75,7 @@ class Table:
         self.result: dict | None = None
         self._next_deal_call = None
         self.fanout = Fanout(self)
-        self.journal = journal if journal is not None else RecordJournal(config.record)
+        self.journal = journal if journal is not None else RecordFile(config.record)
         self.takeover = Takeover(self, clock, choose, config.level, config.bot_delay, config.seed, config.turn_time)
         self.dealing = FairDealing(self, config.nonce_time)  # every deal's commit–reveal (fairness.md)
         self.actions_applied = 0
@@ -433,7 +432,8 @@ class Table:
         return out
 
     def finish(self, reason: str) -> None:
-        """End the table: write the record, tell everyone (``closing`` with the result)."""
+        """End the table: store it (over if the match ended, else for the same command to
+        resume), tell everyone (``closing`` with the result)."""
         if self.finished:
             return
         self.finished = True
@@ -444,8 +444,10 @@ class Table:
         self.dealing.cancel()
         if self._next_deal_call is not None and self._next_deal_call.active():
             self._next_deal_call.cancel()
-        self.journal.finished(self.state)
         self.result = self.result_dict()
+        st = self.state  # over: the game's end, or the deals asked for played (not resumable)
+        over = st.phase == engine.OVER or st.phase != engine.DEAL and st.deal_no >= (self.deals or st.deal_no + 1)
+        self.journal.finished(st, self.result, over, reason)
         log.info("table {table}: {reason}; result {result}", table=self.name, reason=reason,
                  result=json.dumps(self.result))
         self.fanout.send_all({"type": "closing", "reason": reason, "result": self.result})
@@ -468,10 +470,9 @@ class Table:
     # --- resuming after a restart (design.md principle 5) -------------------------------------
     def resume(self, rec: dict) -> None:
         """Continue the match written in ``rec`` (this table's record): replay it (mid-deal
-        included) with its shuffle proofs (fairness.md), advance the rng past the first dealer's draw, and give every seat saved in ``RECORD.seats`` back its
-        name and token with status ``reconnecting`` (its grace period starts now; the seats
-        come from the journal); seats kept for
-        the host's own computer players are left empty for them to take again.
+        included) with its shuffle proofs (fairness.md), advance the rng past the first dealer's
+        draw, and give every seat ``journal.saved_seats`` back its name and token, ``reconnecting``
+        (its grace starts now); seats kept for the host's computer players stay empty for them.
 
         Raises :class:`frapnet.record.ReplayError` if the record does not replay, ValueError if
         it is for another game, seat count or options.

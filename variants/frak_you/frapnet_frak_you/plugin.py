@@ -660,3 +660,14 @@ def frapnet_view_ui(state, seat, lang):
                                      {"title": t["result"], "cells": [t["penalty"] if s in losers else "—"
                                                                       for s in range(n)]}], "notes": []}
     return out
+
+
+# --- statistics (`frapnet stats`) ---------------------------------------------------------------
+
+@hookimpl
+def frapnet_deal_stats(state, report):
+    """Per seat of a settled deal: ``deals_lost`` (a loser of the deal, scoring a penalty point, K12)."""
+    out = [0] * state.players
+    for s in report.get("losers") or ():
+        out[s] = 1
+    return {"deals_lost": out}

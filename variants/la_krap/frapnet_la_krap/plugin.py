@@ -865,5 +865,18 @@ def frapnet_view_ui(state, seat, lang):
     return out
 
 
+# --- statistics (`frapnet stats`) ---------------------------------------------------------------
+
+@hookimpl
+def frapnet_deal_stats(state, report):
+    """Per seat of a settled deal: ``deals_won`` (on the side that scored the most points, L12,
+    if it scored any) and ``declarations`` (suits declared, L12's +5 each)."""
+    n = state.players
+    pts = report.get("deal_points") or [0] * n
+    best = max(pts) if pts else 0
+    return {"deals_won": [1 if best > 0 and pts[s] == best else 0 for s in range(n)],
+            "declarations": [len(d) for d in (report.get("declarations") or [[]] * n)]}
+
+
 # computer players (issue #8): imported last, as they use this module's names
 from frapnet_la_krap.bots import frapnet_policy, frapnet_sample_deal  # noqa: E402,F401

@@ -708,3 +708,19 @@ def frapnet_view_ui(state, seat, lang):
                                      {"title": t["bid"], "cells": bid}],
                          "notes": [t["made"] if r["made"] else t["failed"]] if isinstance(r.get("made"), bool) else []}
     return out
+
+
+# --- statistics (`frapnet stats`) ---------------------------------------------------------------
+
+@hookimpl
+def frapnet_deal_stats(state, report):
+    """Per seat of a settled deal: ``contracts_made`` / ``contracts_failed`` (the declarer's
+    bid made or not), ``napoleons`` (a bid of all five tricks). A thrown-in deal counts nothing."""
+    n = state.players
+    out = {k: [0] * n for k in ("contracts_made", "contracts_failed", "napoleons")}
+    declarer = report.get("declarer")
+    if declarer is not None and report.get("made") is not None:
+        out["contracts_made" if report["made"] else "contracts_failed"][declarer] = 1
+        if report.get("bid") == "napoleon":
+            out["napoleons"][declarer] = 1
+    return out

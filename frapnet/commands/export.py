@@ -1,0 +1,63 @@
+"""`frapnet export [MATCH] [--db FILE] [-o FILE] [--list]`: any match stored in the journal as a
+deal record (record-format.md; docs/records.md)."""
+HELP = "write a match stored in the host's journal as a deal record (or list the stored matches)"
+
+
+def add_arguments(p):
+    p.add_argument("match", nargs="?", default=None,
+                   help="the match: its number (see --list) or its table's name (the latest match of that table); "
+                        "default: the latest match")
+    p.add_argument("--db", default=None, metavar="FILE",
+                   help="the journal (default: journal.sqlite3 in your frapnet data folder)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE", help="write the record to FILE (default: stdout)")
+    p.add_argument("--list", action="store_true", help="list the stored matches instead")
+
+
+def run(args) -> int:
+    import sys
+
+    from frapnet import record
+    from frapnet.net.journal import Journal, JournalError, default_path, write_atomically
+
+    path = args.db or default_path()
+    try:
+        journal = Journal(path, create=False)
+    except JournalError as exc:
+        print(f"frapnet export: {exc}", file=sys.stderr)
+        return 2
+    try:
+        matches = journal.matches()
+        if args.list:
+            for m in matches:
+                state = "finished" if m["finished"] else "unfinished"
+                names = ", ".join(n or "—" for n in m["names"])
+                print(f"{m['id']}\t{m['started']}\t{m['table']}\t{m['game']}\t{m['deals']} deal(s)\t{state}\t{names}")
+            return 0
+        chosen = _choose(matches, args.match)
+        if chosen is None:
+            which = "no match is stored" if not matches else f"no stored match {args.match!r} (see --list)"
+            print(f"frapnet export: {path}: {which}", file=sys.stderr)
+            return 2
+        text = record.dumps(journal.record(chosen["id"]))
+    finally:
+        journal.close()
+    if args.output:
+        try:
+            write_atomically(args.output, text + "\n")
+        except OSError as exc:
+            print(f"frapnet export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(text + "\n")
+    return 0
+
+
+def _choose(matches: list[dict], which: str | None):
+    if not matches:
+        return None
+    if which is None:
+        return matches[-1]
+    if which.isdigit():
+        return next((m for m in matches if m["id"] == int(which)), None)
+    named = [m for m in matches if m["table"] == which]
+    return named[-1] if named else None

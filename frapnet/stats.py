@@ -1,0 +1,82 @@
+"""Per-player statistics across the matches stored in a journal (issue #9 item 3;
+`frapnet stats`, docs/hosting.md "Statistics").
+
+Each stored match is rebuilt by replaying its deals (the journal stores no amounts); at every
+settled deal the game plugin's ``frapnet_deal_stats(state, report)`` hook gives its own
+counts per seat (Frap: fraps made and failed, blind fraps, remises…). Players are matched by
+the name they sat under.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from frapnet import engine, record
+from frapnet.net.journal import Journal
+
+
+def match_stats(rec: dict, registry=None) -> dict:
+    """One match's figures per seat 0…n−1: ``{"game", "deals" (settled), "unit" ("chips" or
+    "points"), "net": [per seat], "counts": {name: [per seat]}}``. ``net`` is each seat's
+    balance (whole chips) or points at the end. Raises :class:`frapnet.record.ReplayError` if
+    the record does not replay."""
+    counts: dict[str, list[int]] = {}
+
+    def add(state: engine.State) -> None:  # the deal just settled
+        got = engine.deal_stats(state)
+        for key, per_seat in (got or {}).items():
+            tally = counts.setdefault(key, [0] * state.players)
+            for seat, k in enumerate(list(per_seat)[:state.players]):
+                tally[seat] += int(k)
+
+    state, _ = record.replay(rec, registry, before_deal=lambda i, deal, st: add(st) if i else None)
+    add(state)
+    report = engine.match_report(state)
+    unit = "points" if "points" in report and "balances" not in report else "chips"
+    net = list(report.get("balances") if unit == "chips" else report.get("points")) or [0] * state.players
+    return {"game": state.game, "deals": len(state.reports), "unit": unit, "net": net, "counts": counts}
+
+
+def player_stats(journal: Journal, registry=None) -> dict:
+    """Every named player of ``journal``'s matches: ``{"matches": total stored, "players":
+    [{"name", "matches", "deals", "games": {game: {"matches", "deals", "unit", "net",
+    "counts": {name: int}}}}]}`` sorted by name; ``skipped``: ids of matches that do not
+    replay (reported, not counted)."""
+    players: dict[str, dict[str, Any]] = {}
+    skipped = []
+    stored = journal.matches()
+    for m in stored:
+        try:
+            ms = match_stats(journal.record(m["id"]), registry)
+        except record.ReplayError:
+            skipped.append(m["id"])
+            continue
+        for seat, name in enumerate(m["names"]):
+            if not name:
+                continue
+            p = players.setdefault(name, {"name": name, "matches": 0, "deals": 0, "games": {}})
+            p["matches"] += 1
+            p["deals"] += ms["deals"]
+            g = p["games"].setdefault(ms["game"], {"matches": 0, "deals": 0, "unit": ms["unit"], "net": 0,
+                                                   "counts": {}})
+            g["matches"] += 1
+            g["deals"] += ms["deals"]
+            g["net"] += ms["net"][seat] if seat < len(ms["net"]) else 0
+            for key, per_seat in ms["counts"].items():
+                g["counts"][key] = g["counts"].get(key, 0) + per_seat[seat]
+    return {"matches": len(stored), "players": [players[k] for k in sorted(players, key=str.casefold)],
+            "skipped": skipped}
+
+
+def summary(stats: dict) -> str:
+    """The text `frapnet stats` prints: one block per player, one line per game."""
+    lines = [f"{stats['matches']} match(es) in the journal"]
+    for p in stats["players"]:
+        lines.append(f"{p['name']}: {p['matches']} match(es), {p['deals']} deal(s)")
+        for game, g in sorted(p["games"].items()):
+            net = f"{g['net']:+d} {g['unit']}" if g["net"] else f"0 {g['unit']}"
+            extra = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(g["counts"].items()))
+            lines.append(f"  {game}: {g['matches']} match(es), {g['deals']} deal(s), net {net}"
+                         + (f"; {extra}" if extra else ""))
+    if stats["skipped"]:
+        lines.append("not counted (they do not replay): match " + ", ".join(map(str, stats["skipped"])))
+    return "\n".join(lines)

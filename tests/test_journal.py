@@ -1,0 +1,175 @@
+"""The SQLite journal (issue #9 item 2; docs/reliability.md): one appended row per accepted
+action, committed before its effects are sent; no amount in an INTEGER column (F6: they pass
+2^63); the state rebuilt by replaying; `--record FILE` exported at deal ends and at exit, never
+per move; `frapnet export` and the record agree; temporaries never outlive a crash."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from twisted.internet.task import Clock
+
+from frapnet import engine, record
+from frapnet.net import journal as journalmod
+from frapnet.net.config import TableConfig
+from frapnet.net.journal import Journal, MatchJournal, RecordFile, write_atomically
+from frapnet.net.server import HostFactory
+from frapnet.net.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_net_host import Conn, seat_all, to_act  # noqa: E402 - the StringTransport client of the host units
+
+
+def journaled(tmp_path, players=4, **kw):
+    """A table whose match is stored in a fresh journal (tmp_path/j.sqlite3)."""
+    clock = Clock()
+    db = Journal(str(tmp_path / "j.sqlite3"))
+    kw.setdefault("nonce_time", 0.0)  # these fake peers send no nonces (fair deals: tests/test_fair_deal.py)
+    tc = TableConfig(name="T", players=players, pause=0.0, **kw)
+    table = Table(tc, clock=clock, rng=random.Random(kw.get("seed", 1)))
+    table.journal = db.new_match("T", table.state, tc.record)
+    factory = HostFactory({"T": table}, clock)
+    return table, factory, clock, db
+
+
+def play_random(table, conns, clock, rng, moves):
+    for _ in range(moves):
+        if table.finished:
+            return
+        acting = to_act(conns)
+        if not acting:
+            clock.advance(0.01)
+            continue
+        c = acting[0]
+        c.act(rng.choice(c.view["actions"])["action"])
+
+
+def test_wal_full_sync_and_one_committed_row_per_action_before_any_view(tmp_path):
+    """Issue #9: WAL, synchronous=FULL; the action's row is on disk — seen by another
+    connection — when the first view of its effects is sent."""
+    table, factory, clock, db = journaled(tmp_path)
+    assert db.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    conns = seat_all(factory)
+    other = sqlite3.connect(str(tmp_path / "j.sqlite3"))
+    seen = []
+    c = to_act(conns)[0]
+    real_send = c.proto.sendFrame
+
+    def spy(kind, data):
+        if kind == "view":  # the first view after the action: its row must already be committed
+            seen.append(other.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+        return real_send(kind, data)
+    c.proto.sendFrame = spy
+    before = other.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    c.act(c.view["actions"][0]["action"])
+    assert before == 0 and seen and seen[0] == 1
+    rows = other.execute("SELECT version, deal, action FROM actions").fetchall()
+    assert rows == [(table.state.version, 0, json.dumps(engine.record(table.state)["deals"][0]["actions"][0]))]
+
+
+def test_amounts_pass_2_64_and_no_integer_column_holds_one_F6(tmp_path):
+    """F6: an ante of 2^66 — balances pass 2^64; the journal holds them only as replayable
+    actions and JSON text; every INTEGER value in it is small (seats, deals, versions, ids)."""
+    table, factory, clock, db = journaled(tmp_path, options={"ante": 2 ** 66})
+    conns = seat_all(factory)
+    play_random(table, conns, clock, random.Random(5), 400)
+    assert table.state.deal_no >= 2 and max(abs(b) for b in table.state.balances) > 2 ** 64
+    for (name,) in db.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        for row in db.db.execute(f"SELECT * FROM {name}"):
+            assert all(not isinstance(v, int) or abs(v) < 2 ** 40 for v in row), (name, row)
+    rec = db.record(table.journal.id)
+    st, _ = record.replay(rec)
+    assert st.balances == table.state.balances and st.pot == table.state.pot and st.version == table.state.version
+
+
+def test_replaying_the_journal_rebuilds_the_state_mid_deal_and_seats_wait_for_tokens(tmp_path):
+    """A table resumed from the journal stands at its last accepted action; each seat has its
+    name and token back and is `reconnecting` until that token comes (design.md principle 5)."""
+    table, factory, clock, db = journaled(tmp_path, players=3)
+    conns = seat_all(factory, 3)
+    play_random(table, conns, clock, random.Random(2), 7)
+    assert table.state.phase == engine.DEAL
+    tokens = [c.welcome["token"] for c in conns]
+    mid = table.journal.id
+    again = Journal(str(tmp_path / "j.sqlite3"))
+    t2 = Table(TableConfig(name="T", players=3, pause=0.0, nonce_time=0.0), clock=Clock(), rng=random.Random(1))
+    t2.journal = again.open_match(mid)
+    t2.resume(again.record(mid))
+    assert t2.state == table.state
+    assert [s.status for s in t2.seats] == ["reconnecting"] * 3 and [s.token for s in t2.seats] == tokens
+    assert [s.name for s in t2.seats] == ["P0", "P1", "P2"]
+
+
+def test_record_file_is_exported_at_deal_ends_and_exit_only(tmp_path, monkeypatch):
+    """Issue #9: `--record FILE` is exported from the journal at every deal end and when the
+    table ends — never per move."""
+    path = tmp_path / "r.json"
+    table, factory, clock, db = journaled(tmp_path, record=str(path))
+    exports = []
+    real = journalmod.write_atomically
+    monkeypatch.setattr(journalmod, "write_atomically", lambda p, t: (exports.append(table.state.phase), real(p, t)))
+    conns = seat_all(factory)
+    c = to_act(conns)[0]
+    c.act(c.view["actions"][0]["action"])
+    assert exports == [] and not path.exists()
+    while table.state.deal_no == 1 and table.state.phase == engine.DEAL:
+        play_random(table, conns, clock, random.Random(len(exports)), 1)
+    assert exports == [engine.BETWEEN]
+    exported, stored = record.load(str(path)), db.record(table.journal.id)
+    assert exported == stored  # the file is the journal's match
+    # issue #11: each deal's shuffle proof (with the host's seed) is stored with the deal and exported
+    assert [d.pop("shuffle") for d in exported["deals"]] == table.dealing.proofs
+    assert table.dealing.proofs[0]["scheme"] == "frapnet-shuffle/1" and len(table.dealing.proofs[0]["seed"]) == 64
+    assert exported == engine.record(table.state)
+    table.finish("host stopping")
+    assert len(exports) == 2
+
+
+def test_a_finished_match_is_not_resumed_a_stopped_one_is(tmp_path):
+    """`finish(over=True)` (the match ended) stores the result; the host stopping leaves the
+    match unfinished — the same command resumes it."""
+    table, factory, clock, db = journaled(tmp_path, players=2, deals=1)
+    conns = seat_all(factory, 2)
+    play_random(table, conns, clock, random.Random(3), 500)
+    assert table.finished
+    key = journalmod.resume_key("T", "frap", 2, dict(table.state.options), ())
+    assert db.unfinished(key) == []
+    m = db.matches()[-1]
+    assert m["finished"] and m["reason"] == "match over" and m["result"] == table.result
+    t2 = Table(TableConfig(name="T", players=2, pause=0.0, nonce_time=0.0), clock=Clock(), rng=random.Random(1))
+    t2.journal = db.new_match("T", t2.state)
+    t2.finish("host stopping")
+    assert db.unfinished(key) == [t2.journal.id]
+
+
+def test_temporaries_of_a_dead_process_are_removed_when_the_record_is_next_written(tmp_path):
+    """A crash between writing FILE.tmpPID and renaming it leaves a temporary: the next write of
+    that record removes it (its process is gone); a live process's temporary is kept."""
+    path = str(tmp_path / "r.json")
+    dead = f"{path}.tmp999999"
+    Path(dead).write_text("half a record")
+    live = f"{path}.tmp1"  # pid 1 is alive
+    Path(live).write_text("another host's")
+    write_atomically(path, "{}")
+    assert Path(path).read_text() == "{}" and not Path(dead).exists() and Path(live).exists()
+    assert sorted(os.listdir(tmp_path)) == ["r.json", "r.json.tmp1"]
+
+
+def test_a_journal_that_is_not_one_is_refused_by_name(tmp_path):
+    bad = tmp_path / "x.sqlite3"
+    bad.write_text("not sqlite at all " * 100)
+    with pytest.raises(journalmod.JournalError, match="not a frapnet journal"):
+        Journal(str(bad))
+    with pytest.raises(journalmod.JournalError, match="no journal there"):
+        Journal(str(tmp_path / "missing.sqlite3"), create=False)
+
+
+def test_the_journal_file_is_private(tmp_path):
+    Journal(str(tmp_path / "j.sqlite3")).close()
+    assert (tmp_path / "j.sqlite3").stat().st_mode & 0o077 == 0  # seat tokens are in it
