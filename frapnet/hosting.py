@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 from dataclasses import dataclass, field
 
 from twisted.internet import defer
@@ -30,7 +31,7 @@ from frapnet.bots.client import start_bots
 from frapnet.bots.players import SeatPlayers
 from frapnet.net import discovery, rematch
 from frapnet.net.config import TableConfig
-from frapnet.net.journal import Journal, resume_key
+from frapnet.net.journal import Journal, JournalError, resume_key
 from frapnet.net.protocol import PROTOCOL_VERSION
 from frapnet.net.server import HostFactory
 from frapnet.net.table import Table
@@ -249,6 +250,9 @@ def _open_journal(config: HostConfig, table: Table):
             return db, mj.id, record.resume_summary(table.state)
         table.journal = db.new_match(table.name, table.state, tc.record)
         return db, table.journal.id, None
+    except sqlite3.Error as exc:  # e.g. the disk failed or another process holds the file
+        db.close()
+        raise JournalError(f"{config.db}: cannot use the journal ({exc})") from None
     except BaseException:
         db.close()
         raise

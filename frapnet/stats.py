@@ -40,11 +40,13 @@ def player_stats(journal: Journal, registry=None) -> dict:
     """Every named player of ``journal``'s matches: ``{"matches": total stored, "players":
     [{"name", "matches", "deals", "games": {game: {"matches", "deals", "unit", "net",
     "counts": {name: int}}}}]}`` sorted by name; ``skipped``: ids of matches that do not
-    replay (reported, not counted)."""
+    replay (reported, not counted). A match with no deal dealt is not counted."""
     players: dict[str, dict[str, Any]] = {}
     skipped = []
     stored = journal.matches()
     for m in stored:
+        if not m["deals"]:  # nothing was dealt (a host stopped before its first deal): not played
+            continue
         try:
             ms = match_stats(journal.record(m["id"]), registry)
         except record.ReplayError:

@@ -14,26 +14,22 @@ from pathlib import Path
 import pytest
 from twisted.internet.task import Clock
 
-from frapnet import engine, record
+from frapnet import engine, record, stats
 from frapnet.net import journal as journalmod
 from frapnet.net.config import TableConfig
-from frapnet.net.journal import Journal, MatchJournal, RecordFile, write_atomically
-from frapnet.net.server import HostFactory
+from frapnet.net.journal import Journal, write_atomically
 from frapnet.net.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_net_host import Conn, seat_all, to_act  # noqa: E402 - the StringTransport client of the host units
+from test_net_host import make, seat_all, to_act  # noqa: E402 - the StringTransport client of the host units
 
 
 def journaled(tmp_path, players=4, **kw):
-    """A table whose match is stored in a fresh journal (tmp_path/j.sqlite3)."""
-    clock = Clock()
+    """A table (:func:`test_net_host.make`) whose match is stored in a fresh journal
+    (tmp_path/j.sqlite3): ``(table, factory, clock, journal)``."""
     db = Journal(str(tmp_path / "j.sqlite3"))
-    kw.setdefault("nonce_time", 0.0)  # these fake peers send no nonces (fair deals: tests/test_fair_deal.py)
-    tc = TableConfig(name="T", players=players, pause=0.0, **kw)
-    table = Table(tc, clock=clock, rng=random.Random(kw.get("seed", 1)))
-    table.journal = db.new_match("T", table.state, tc.record)
-    factory = HostFactory({"T": table}, clock)
+    table, factory, clock = make(players, **kw)
+    table.journal = db.new_match("T", table.state, table.config.record)
     return table, factory, clock, db
 
 
@@ -173,3 +169,120 @@ def test_a_journal_that_is_not_one_is_refused_by_name(tmp_path):
 def test_the_journal_file_is_private(tmp_path):
     Journal(str(tmp_path / "j.sqlite3")).close()
     assert (tmp_path / "j.sqlite3").stat().st_mode & 0o077 == 0  # seat tokens are in it
+
+
+# --- a rematch (frapnet.net.rematch) is a new match of the table's series ---------------------------
+
+def until_offer(table, conns, clock, rng):
+    for _ in range(5000):
+        if table.rematch is not None or table.finished:
+            return
+        acting = to_act(conns)
+        if not acting:
+            clock.advance(0.01)
+            continue
+        c = acting[0]
+        c.act(rng.choice(c.view["actions"])["action"])
+    raise AssertionError("the match did not end")
+
+
+def test_a_rematch_is_journaled_as_a_new_match_and_counted_as_one(tmp_path):
+    """Issue #9 with issue #10 item 7: the match before a rematch is stored as over (reason
+    "rematch", its result); the rematch is a new match of the same table, seats and tokens, number
+    2 of the series, its record in RECORD.2.json; `frapnet stats` counts two matches."""
+    path = tmp_path / "friday.json"
+    table, factory, clock, db = journaled(tmp_path, deals=1, rematch=30.0, record=str(path))
+    conns = seat_all(factory)
+    until_offer(table, conns, clock, random.Random(3))
+    first, first_id = table.state.balances[:], table.journal.id
+    for c in conns:
+        c.send({"type": "rematch", "accept": True})
+    assert table.match_no == 2 and table.journal.id == first_id + 1
+    m1, m2 = db.matches()
+    assert (m1["series"], m1["reason"], m1["result"]["balances"], m1["deals"]) == (1, "rematch", first, 1)
+    assert m1["finished"] and not m2["finished"] and m2["series"] == 2 and m2["table"] == "T"
+    assert m2["names"] == ["P0", "P1", "P2", "P3"]
+    assert [s["token"] for s in db.seats(m2["id"])] == [c.welcome["token"] for c in conns]
+    until_offer(table, conns, clock, random.Random(4))
+    conns[0].send({"type": "rematch", "accept": False})
+    assert table.finished
+    m1, m2 = db.matches()
+    assert m2["finished"] and m2["result"]["balances"] == table.state.balances and m2["deals"] == 1
+    assert record.load(str(tmp_path / "friday.2.json")) == db.record(m2["id"])
+    assert record.replay_json(db.record(m1["id"]))["balances"] == first
+    got = stats.player_stats(db)
+    assert got["matches"] == 2
+    for seat, p in enumerate(got["players"]):
+        g = p["games"]["frap"]
+        assert (p["name"], p["matches"], p["deals"]) == (f"P{seat}", 2, 2)
+        assert g["net"] == first[seat] + table.state.balances[seat]
+    assert db.unfinished(journalmod.resume_key("T", "frap", 4, dict(table.state.options), ())) == []
+
+
+def test_the_same_command_resumes_a_rematch_as_the_rematch(tmp_path):
+    """A host killed during a rematch resumes it as match 2 of the series: the same state, its
+    record still RECORD.2.json (frapnet.hosting)."""
+    from frapnet import hosting
+    path = tmp_path / "friday.json"
+    table, factory, clock, db = journaled(tmp_path, deals=2, rematch=30.0, record=str(path))
+    conns = seat_all(factory)
+    until_offer(table, conns, clock, random.Random(3))
+    for c in conns:
+        c.send({"type": "rematch", "accept": True})
+    c = to_act(conns)[0]
+    c.act(c.view["actions"][0]["action"])
+    with db.db:  # as after kill -9: the process that played it is gone
+        db.db.execute("UPDATE matches SET owner_pid = NULL")
+    again = Table(table.config, clock=Clock(), rng=random.Random(1))
+    config = hosting.HostConfig(table.config, db=str(tmp_path / "j.sqlite3"))
+    db2, mid, summary = hosting._open_journal(config, again)
+    try:
+        assert (mid, again.match_no, summary) == (table.journal.id, 2, "in deal 1 after 1 action")
+        assert again.state == table.state and again.journal.record_path == str(tmp_path / "friday.2.json")
+    finally:
+        db2.close()
+
+
+# --- bad --db files: one clear line naming the file, exit 2, no traceback ------------------------------
+
+def test_a_corrupt_foreign_or_locked_journal_is_one_line_naming_it(tmp_path):
+    """Bad input (BRIEF): `frapnet host/play/stats/export --db FILE` with a file that is not
+    SQLite, an SQLite database of another program, or a journal another process holds locked —
+    exit 2 and one line on stderr naming FILE and what is wrong; nothing written into it."""
+    import subprocess
+    corrupt = tmp_path / "corrupt.sqlite3"
+    corrupt.write_bytes(b"SQLite format 3\x00" + b"\xff" * 2000)
+    foreign = tmp_path / "foreign.sqlite3"
+    con = sqlite3.connect(str(foreign))
+    con.execute("CREATE TABLE users (id INTEGER, email TEXT)")
+    con.commit()
+    con.close()
+    locked = tmp_path / "locked.sqlite3"
+    Journal(str(locked)).close()
+    holder = sqlite3.connect(str(locked), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process writing, and not letting go
+    host = ["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--bots", "4", "--deals", "1"]
+    cases = [(host + ["--db", str(corrupt)], corrupt, "not a frapnet journal"),
+             (["play", "--db", str(corrupt)], corrupt, "not a frapnet journal"),
+             (["stats", "--db", str(corrupt)], corrupt, "not a frapnet journal"),
+             (["export", "--db", str(corrupt)], corrupt, "not a frapnet journal"),
+             (host + ["--db", str(foreign)], foreign, "an SQLite database of something else"),
+             (["stats", "--db", str(foreign)], foreign, "an SQLite database of something else"),
+             (host + ["--db", str(locked)], locked, "locked by another process"),
+             (["export", "--db", str(tmp_path / "none.sqlite3")], tmp_path / "none.sqlite3", "no journal there")]
+    procs = [subprocess.Popen([sys.executable, "-m", "frapnet", *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True) for args, _, _ in cases]
+    try:
+        for p, (args, path, why) in zip(procs, cases):
+            out, err = p.communicate(timeout=120)
+            lines = err.splitlines()
+            assert p.returncode == 2 and out == "", (args, p.returncode, out, err)
+            assert len(lines) == 1 and lines[0].startswith(f"frapnet {args[0]}: --db: {path}: "), (args, err)
+            assert why in lines[0] and "Traceback" not in err, (args, err)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    con = sqlite3.connect(str(foreign))
+    assert [n for (n,) in con.execute("SELECT name FROM sqlite_master")] == ["users"]  # untouched
+    con.close()
+    assert not (tmp_path / "none.sqlite3").exists()

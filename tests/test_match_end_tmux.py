@@ -48,8 +48,8 @@ def test_quitting_mid_deal_leaves_the_deal_unplayed(tmp_path, command):
            f"--record {rec}; echo $? > {done}; sleep 30")
     tmux(sock, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd)
     try:
-        wait_for(lambda: rec.exists() and "Olga" in tmux(sock, "capture-pane", "-p", "-t", "t"), 20,
-                 "the table on screen")
+        # (the record is exported from the journal at deal ends and exit, issue #9: not there yet)
+        wait_for(lambda: "Olga" in tmux(sock, "capture-pane", "-p", "-t", "t"), 20, "the table on screen")
         time.sleep(0.5)  # the computer players answer at once: the deal is under way, waiting for Olga
         tmux(sock, "send-keys", "-t", "t", "q")
         time.sleep(0.3)
@@ -95,8 +95,6 @@ def test_rematch_with_the_key_r_in_the_terminal(tmp_path):
         assert len(first["deals"]) == 1
         tmux(sock, "send-keys", "-t", "t", "r")
         wait_for(lambda: "Rematch: match 2 begins." in screen(), 20, "the rematch to begin")
-        second = tmp_path / "m.2.json"
-        wait_for(second.exists, 10, "the second match's record")
         assert json.loads(rec.read_text()) == first  # the first match's record is kept as it was
         tmux(sock, "send-keys", "-t", "t", "q")
         time.sleep(0.3)

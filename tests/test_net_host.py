@@ -85,6 +85,13 @@ def make(players=4, clock=None, **kw):
     return table, factory, clock
 
 
+def seated(players=4, **kw):
+    """:func:`make` with every seat taken by P0…P(n−1) (:func:`seat_all`): ``(table, factory,
+    clock, conns)`` — the set-up most tests here share (review finding D2)."""
+    table, factory, clock = make(players, **kw)
+    return table, factory, clock, seat_all(factory, players)
+
+
 def seat_all(factory, n=4):
     conns = []
     for i in range(n):
@@ -197,8 +204,7 @@ def test_match_starts_when_all_seats_taken_F7():
 def test_action_stays_current_while_other_seats_only_look():
     """F9: another seat looking at its cards bumps the table's version but not the choices of
     the seat to act (F10), so that seat's action made against the older view is accepted."""
-    table, factory, _ = make()
-    conns = seat_all(factory)
+    table, factory, _, conns = seated()
     first = to_act(conns)[0]
     v0 = table.state.version
     lookers = [c for c in conns if c is not first]
@@ -219,10 +225,7 @@ def test_simultaneous_pass_cards_all_accepted_against_one_version():
     from frapnet.plugins import default_registry
     if "frak_you" not in default_registry().games:
         pytest.skip("frapnet-frak-you is not installed")
-    clock = Clock()
-    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0, nonce_time=0.0), clock=clock, rng=random.Random(3))
-    factory = HostFactory({"T": table}, clock)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(game="frak_you", seed=3)
     for c in conns:
         c.read()
     v0 = table.state.version
@@ -236,8 +239,7 @@ def test_simultaneous_pass_cards_all_accepted_against_one_version():
 
 
 def test_out_of_turn_stale_duplicate_wrong_seat_and_spectator():
-    table, factory, _ = make()
-    conns = seat_all(factory)
+    table, factory, _, conns = seated()
     spec = Conn(factory)
     assert spec.hello("Watcher", spectate=True)[0]["seat"] is None
     first = to_act(conns)[0]
@@ -266,8 +268,7 @@ def test_out_of_turn_stale_duplicate_wrong_seat_and_spectator():
 
 def test_play_refused_F20_then_accepted():
     """F20 through the wire: a card not held is refused with the rule ID, state unchanged."""
-    table, factory, _ = make(options={"cut_in": False})
-    conns = seat_all(factory)
+    table, factory, _, conns = seated(options={"cut_in": False})
     # everyone: frap by the first, whist by all others, stand pat
     for _ in range(4):
         c = to_act(conns)[0]
@@ -331,8 +332,7 @@ def test_connection_limit():
 
 def test_grace_then_takeover_then_token_returns():
     """design.md principle 5: a dropped seat waits `grace`, then the host plays it; the token takes it back."""
-    table, factory, clock = make(grace=30.0)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(grace=30.0)
     victim = to_act(conns)[0]
     s = victim.welcome["seat"]
     token = victim.welcome["token"]
@@ -363,8 +363,7 @@ def test_seat_freed_if_dropped_before_match():
 
 
 def test_leave_mid_match_host_plays_on():
-    table, factory, clock = make()
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated()
     conns[1].send({"type": "leave"})
     assert [m for m in conns[1].read() if m["type"] == "closing"] and not conns[1].open
     assert table.seats[1].status == "bot" and table.seats[1].takeover
@@ -374,8 +373,7 @@ def test_deals_loop_record_and_closing(tmp_path):
     """--deals N: N deals, the dealer passing clockwise (F7), the record replays to the same ledger."""
     path = tmp_path / "rec.json"
     finished = []
-    table, factory, clock = make(deals=3, record=str(path), on_finish=finished.append)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(deals=3, record=str(path), on_finish=finished.append)
     rng = random.Random(5)
     for _ in range(5000):
         if table.finished:
@@ -399,8 +397,7 @@ def test_deals_loop_record_and_closing(tmp_path):
 
 
 def test_big_balances_in_views_exact_F6():
-    table, factory, _ = make()
-    conns = seat_all(factory)
+    table, factory, _, conns = seated()
     big = 2 ** 70 + 3
     table.state.balances = [big, -big, 5, -5]
     table.broadcast_views()
@@ -408,8 +405,7 @@ def test_big_balances_in_views_exact_F6():
 
 
 def test_views_hide_other_hands_F9():
-    table, factory, _ = make()
-    conns = seat_all(factory)
+    table, factory, _, conns = seated()
     c = to_act(conns)[0]
     assert c.view["hand"] is None  # F9: face down until looked at
     c.act(["look"])
@@ -422,8 +418,7 @@ def test_views_hide_other_hands_F9():
 
 def test_accepted_actions_never_count_as_flood_chat_counts_five():
     """A fast computer player is never throttled: only refused actions and other messages count."""
-    table, factory, clock = make(deals=30)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(deals=30)
     rng = random.Random(3)
     played = 0
     while not table.finished and played < 300:  # all within one second of the Clock
@@ -449,12 +444,8 @@ def test_match_ends_when_the_game_says_so_K12(registry):
     """Without --deals the table runs until the game's match is over (Frak You K12), then closes."""
     if "frak_you" not in registry.games:
         pytest.skip("the frak_you variant is not installed")
-    clock = Clock()
     finished = []
-    table = Table(TableConfig(name="T", game="frak_you", players=4, pause=0.0, nonce_time=0.0), clock=clock, rng=random.Random(2),
-                  on_finish=finished.append, registry=registry)
-    factory = HostFactory({"T": table}, clock)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(game="frak_you", seed=2, on_finish=finished.append, registry=registry)
     rng = random.Random(4)
     for _ in range(20000):
         if table.finished:
@@ -497,8 +488,7 @@ def test_every_view_frame_is_exactly_that_seats_view_encoded_F6_F9():
     """The shared fan-out encoding changes no byte: after every action of a 12-seat match whose
     amounts are past 2^64 (F6: an ante of 2^66), each seat's last frame is frame(view_for(seat)) and each spectator's
     frame(view_for(None)) — so no seat gets another's hand (F9) through a shared encoding."""
-    table, factory, clock = make(players=12, seed=5, deals=4, options={"ante": 2 ** 66})
-    conns = seat_all(factory, 12)
+    table, factory, clock, conns = seated(players=12, seed=5, deals=4, options={"ante": 2 ** 66})
     watcher = Conn(factory)
     watcher.hello("W", spectate=True)
     rng = random.Random(5)
@@ -586,8 +576,7 @@ def test_seat_left_before_the_match_frees_the_seat_event():
 def test_client_log_shows_seat_events():
     """The terminal client's log (frapnet.tui.model.Screen.add_event) shows a seat event's text."""
     from frapnet.tui.model import Screen
-    table, factory, clock = make(grace=30.0)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(grace=30.0)
     conns[1].tr.loseConnection()
     screen = Screen(lang="en")
     for e in _events(conns[0]):
@@ -704,8 +693,7 @@ def test_a_player_who_quit_takes_a_free_seat_again():
     """Issue #10 item 7: a seat the host plays because its player left is free: the player who
     quit (or anyone) takes it back with a new hello — no `table_full` — and the computer stops
     playing it; the old token is void; `seats_free` counts it while it is open."""
-    table, factory, clock = make(bot_delay=5.0)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(bot_delay=5.0)
     old_token = conns[1].welcome["token"]
     assert table.free_seats() == 0
     conns[1].send({"type": "leave"})
@@ -727,8 +715,7 @@ def test_a_player_who_quit_takes_a_free_seat_again():
 
 
 def test_a_seat_given_up_can_be_asked_for_by_number():
-    table, factory, clock = make()
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated()
     conns[2].send({"type": "leave"})
     w = Conn(factory).hello("Ann", seat=2)[0]
     assert w["type"] == "welcome" and w["seat"] == 2
@@ -763,8 +750,7 @@ def test_rematch_offered_accepted_same_seats_new_match(tmp_path):
     its first deal (F5: 100 each, pot 400), its record beside the first one's (RECORD.2.json)."""
     path = tmp_path / "friday.json"
     finished = []
-    table, factory, clock = make(deals=1, rematch=30.0, record=str(path), on_finish=finished.append)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(deals=1, rematch=30.0, record=str(path), on_finish=finished.append)
     tokens = [c.welcome["token"] for c in conns]
     play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
     first = table.state.balances[:]
@@ -797,13 +783,11 @@ def test_rematch_offered_accepted_same_seats_new_match(tmp_path):
 
 
 def test_rematch_ends_when_a_player_leaves_or_nobody_answers():
-    table, factory, clock = make(deals=1, rematch=30.0)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(deals=1, rematch=30.0)
     play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
     conns[1].send({"type": "leave"})
     assert table.finished and of_type(conns[0], "closing")[0]["reason"] == "seat 1 left before the rematch"
-    table, factory, clock = make(deals=1, rematch=30.0)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(deals=1, rematch=30.0)
     play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
     conns[0].send({"type": "rematch", "accept": True})
     clock.advance(29)
@@ -815,8 +799,7 @@ def test_rematch_ends_when_a_player_leaves_or_nobody_answers():
 def test_no_rematch_offer_by_default_or_without_people():
     """rematch 0 (the default): the table closes at the match's end as before; an answer then is
     refused with no_rematch. A table of computer players only is never offered one."""
-    table, factory, clock = make(deals=1)
-    conns = seat_all(factory)
+    table, factory, clock, conns = seated(deals=1)
     conns[0].send({"type": "rematch", "accept": True})
     assert [e["code"] for e in conns[0].errors()] == ["no_rematch"]
     play_until(table, conns, clock, lambda: table.finished, random.Random(3))

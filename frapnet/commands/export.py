@@ -17,14 +17,13 @@ def run(args) -> int:
     import sys
 
     from frapnet import record
-    from frapnet.net.journal import Journal, JournalError, default_path, write_atomically
+    from frapnet.commands._journal import open_checked
+    from frapnet.net.journal import write_atomically
 
-    path = args.db or default_path()
-    try:
-        journal = Journal(path, create=False)
-    except JournalError as exc:
-        print(f"frapnet export: {exc}", file=sys.stderr)
+    journal = open_checked(args.db, "export", create=False)
+    if journal is None:
         return 2
+    path = journal.path
     try:
         matches = journal.matches()
         if args.list:

@@ -15,16 +15,13 @@ def run(args) -> int:
     import sys
 
     from frapnet import stats
-    from frapnet.net.journal import Journal, JournalError, default_path
+    from frapnet.commands._journal import open_checked
     from frapnet.plugins import default_registry
 
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)  # F6: net results are exact at any size
-    path = args.db or default_path()
-    try:
-        journal = Journal(path, create=False)
-    except JournalError as exc:
-        print(f"frapnet stats: {exc}", file=sys.stderr)
+    journal = open_checked(args.db, "stats", create=False)
+    if journal is None:
         return 2
     try:
         res = stats.player_stats(journal, default_registry(args.plugins_dir))

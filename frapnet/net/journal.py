@@ -34,7 +34,7 @@ import glob
 import json
 import os
 import sqlite3
-from typing import Any, Iterable
+from typing import Iterable
 
 from twisted.logger import Logger
 
@@ -44,9 +44,8 @@ from frapnet.net.protocol import MAX_NAME, MAX_TOKEN, clean_text
 log = Logger(namespace="frapnet.host")
 
 SCHEMA_VERSION = 2
-_UPGRADE_FROM_1 = ("ALTER TABLE matches ADD COLUMN record_path TEXT",
-                   "ALTER TABLE matches ADD COLUMN series INTEGER NOT NULL DEFAULT 1",
-                   "ALTER TABLE deals ADD COLUMN shuffle TEXT")
+_UPGRADE_FROM_1 = (("matches", "record_path", "TEXT"), ("matches", "series", "INTEGER NOT NULL DEFAULT 1"),
+                   ("deals", "shuffle", "TEXT"))
 """Schema 1 (before shuffle proofs, record paths and rematch series) is upgraded in place."""
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -267,8 +266,9 @@ class Journal:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] == "1":
                 with self.db:
-                    for sql in _UPGRADE_FROM_1:
-                        self.db.execute(sql)
+                    for table, column, kind in _UPGRADE_FROM_1:
+                        if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
+                            self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                     self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise JournalError(f"{self.path}: journal schema {row[0]}, this frapnet reads {SCHEMA_VERSION}")
@@ -282,6 +282,13 @@ class Journal:
             raise
         except OSError as exc:
             raise JournalError(f"{self.path}: {exc.strerror or exc}") from None
+        if create:  # a host writes: take the write lock once now, so a journal held by another process
+            try:    # is refused here, by name, and not at the first move
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute("ROLLBACK")
+            except sqlite3.DatabaseError as exc:
+                self.close()
+                raise JournalError(f"{self.path}: the journal is locked by another process ({exc})") from None
         if mode.lower() != "wal":
             log.warn("journal {path}: WAL mode unavailable ({mode})", path=self.path, mode=mode)
 
