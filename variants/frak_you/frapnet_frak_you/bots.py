@@ -20,7 +20,7 @@ Seats 0…n−1 clockwise. Pure; no I/O.
 from __future__ import annotations
 
 from frapnet.cards import pack as make_pack, rank_value
-from frapnet.games.hidden import place, suits_allowed
+from frapnet.games.hidden import Knowledge, before_deal, card_played, deal_out, place, steps, suits_allowed
 from frapnet.hookspecs import hookimpl
 
 _PACK = make_pack(52)
@@ -40,22 +40,16 @@ def frapnet_deal_result(before, after, seat):
 
 # --- sampler ------------------------------------------------------------------------------------
 
-def _distinct(observations):
-    out = []
-    for v in observations:
-        if out and v.get("version") == out[-1].get("version"):
-            continue
-        out.append(v)
-    return out
-
-
 def read_deal(observations, seat, pile_rule):
     """What ``seat`` knows of the current deal from its views, or None if they do not start at the
     deal's start or have a gap. Returns a dict: ``actions`` (``None`` as the argument of another
     seat's hidden pass), ``start`` (the seat's dealt hand), ``chosen``/``received`` (K3),
     ``from_deal[s]`` (cards s played that it held since the exchange), ``known[s]`` (cards known
     to be in s's hand now: taken back by K9/K10, or passed to it by this seat), ``voids``."""
-    views = _distinct(observations)
+    walk = steps(observations)
+    if walk is None:
+        return None
+    views, pairs = walk
     v0 = views[0]
     n = v0["players"]
     if v0["tricks_played"] or v0["trick"] or any(x["cards"] != len(v0["hand"]) for x in v0["seats"]):
@@ -73,9 +67,7 @@ def read_deal(observations, seat, pile_rule):
     piles = [[] for _ in range(n)]
     last_winner, last_laid = None, False
     trick = []
-    for a, b in zip(views, views[1:]):
-        if b["version"] != a["version"] + 1:
-            return None
+    for a, b in pairs:
         if a["phase"] == "pass":
             if b["phase"] == "pass":
                 s = [i for i in range(n) if b["seats"][i]["chosen"] and not a["seats"][i]["chosen"]][0]
@@ -94,7 +86,7 @@ def read_deal(observations, seat, pile_rule):
                 known[(seat + _OFF[direction]) % n].update(chosen)
             continue
         s = a["turn"]
-        card = b["trick"][-1][1] if len(b["trick"]) > len(a["trick"]) else b["last_trick"][-1][1]
+        card = card_played(a, b)
         actions.append([s, "play", card])
         if s != seat:
             if card in known[s]:
@@ -139,22 +131,14 @@ def read_deal(observations, seat, pile_rule):
             "from_deal": from_deal, "voids": voids, "first": v0, "last": views[-1]}
 
 
-_CACHE: dict = {}
+_KNOW = Knowledge(read_deal)
 
 
 @hookimpl
 def frapnet_sample_deal(state, seat, observations, rng):
     """Frak You's sampler (K2 layout, K3 passes, K5 voids, K9/K10; see the module docstring).
     Returns a deal sample (``dealer``, ``deck``, ``actions``, ``before``) or None."""
-    key = (seat, len(observations), id(observations[-1]))
-    k = _CACHE.get(key)
-    if k is None or k[0] is not observations[-1]:
-        know = read_deal(observations, seat, state.options["pile"])
-        if len(_CACHE) >= 32:  # one entry per player and decision; a search asks many times
-            _CACHE.clear()
-        _CACHE[key] = (observations[-1], know)
-    else:
-        know = k[1]
+    know = _KNOW(seat, observations, state.options["pile"])
     if know is None:
         return None
     n = know["n"]
@@ -226,17 +210,9 @@ def frapnet_sample_deal(state, seat, observations, rng):
                 got_cards = set(chosen[(s - off) % n])
                 hands[s] = [c for c in after[s] if c not in got_cards] + chosen[s]
     dealer = know["dealer"]
-    size = len(know["start"])
-    deck = [None] * (size * n)
-    for s in range(n):
-        i = (s - dealer - 1) % n
-        for j, c in enumerate(hands[s]):
-            deck[i + j * n] = c
-    deck += rest
+    deck = deal_out(hands, dealer, n) + rest
     actions = [a if a[2] is not None else [a[0], "pass_cards", sorted(hidden_pass[a[0]])] for a in know["actions"]]
-    first = know["first"]
-    return {"dealer": dealer, "deck": deck, "actions": actions,
-            "before": {"balances": list(first["balances"]), "pot": first["pot"], "match": {}}}
+    return {"dealer": dealer, "deck": deck, "actions": actions, "before": before_deal(know["first"])}
 
 
 # --- policy -------------------------------------------------------------------------------------

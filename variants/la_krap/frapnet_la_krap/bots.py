@@ -22,22 +22,13 @@ from __future__ import annotations
 from collections import Counter
 
 from frapnet.cards import card_key
-from frapnet.games.hidden import place
+from frapnet.games.hidden import Knowledge, before_deal, card_played, place, steps
 from frapnet.hookspecs import hookimpl
 
 from frapnet_la_krap import plugin as P
 
 MAX_EXCHANGE = 6
 _PACK_COUNT = Counter(P.PACK)
-
-
-def _distinct(observations):
-    out = []
-    for v in observations:
-        if out and v.get("version") == out[-1].get("version"):
-            continue
-        out.append(v)
-    return out
 
 
 def _led(trick, eff):
@@ -54,7 +45,10 @@ def read_deal(observations, seat):
     ``played_down[s]`` (cards s played from its face-down cards), ``voids[s]`` (L8),
     ``no_copy[s]`` (cards s has no face-down copy of, L7), ``need[s]`` (cards s must still hold
     after its declarations, L10)."""
-    views = _distinct(observations)
+    walk = steps(observations)
+    if walk is None:
+        return None
+    views, pairs = walk
     v0 = views[0]
     if v0["phase"] != "exchange" or any(x["exchanged"] for x in v0["seats"]):
         return None
@@ -73,9 +67,7 @@ def read_deal(observations, seat):
     played_since = [Counter() for _ in range(n)]
     reqs = [[] for _ in range(n)]         # (required Counter at the time, played-since snapshot)
     trick = []
-    for a, b in zip(views, views[1:]):
-        if b["version"] != a["version"] + 1:
-            return None
+    for a, b in pairs:
         s = a["turn"]
         if a["phase"] == "exchange":
             k = a["talon"] - b["talon"]
@@ -104,7 +96,7 @@ def read_deal(observations, seat):
             held[s] += [k, q]
             actions.append([s, "declare", suit])
             continue
-        card = b["trick"][-1][1] if len(b["trick"]) > len(a["trick"]) else b["last_trick"][-1][1]
+        card = card_played(a, b)
         actions.append([s, "play", card])
         if s != seat:
             if before["team_card"] == card and after["team_card"] is None:
@@ -150,22 +142,14 @@ TRIES = 6
 seat that exchanged k cards holds at least 6 − k cards worth keeping (``keep_value``), else the
 one that fits most: ``basic`` and most people exchange only weak cards (L7)."""
 
-_CACHE: dict = {}
+_KNOW = Knowledge(read_deal)
 
 
 @hookimpl
 def frapnet_sample_deal(state, seat, observations, rng):
     """La Krap's sampler (L4 layout, L6–L10; see the module docstring). Returns a deal sample
     (``dealer``, ``deck``, ``actions``, ``before``) or None."""
-    key = (seat, len(observations), id(observations[-1]))
-    k = _CACHE.get(key)
-    if k is None or k[0] is not observations[-1]:
-        know = read_deal(observations, seat)
-        if len(_CACHE) >= 32:  # one entry per player and decision; a search asks many times
-            _CACHE.clear()
-        _CACHE[key] = (observations[-1], know)
-    else:
-        know = k[1]
+    know = _KNOW(seat, observations)
     if know is None:
         return None
     n = know["n"]
@@ -297,8 +281,7 @@ def frapnet_sample_deal(state, seat, observations, rng):
         deck[tok] = talon[p]
     actions = [a if a[2] is not None else [a[0], "exchange", sorted(hidden[a[0]], key=card_key)]
                for a in know["actions"]]
-    return {"dealer": dealer, "deck": deck, "actions": actions,
-            "before": {"balances": list(first["balances"]), "pot": first["pot"], "match": {}}}
+    return {"dealer": dealer, "deck": deck, "actions": actions, "before": before_deal(first)}
 
 
 # --- policy -------------------------------------------------------------------------------------

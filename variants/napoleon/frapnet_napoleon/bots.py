@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from frapnet.cards import pack as make_pack, rank_value
-from frapnet.games.hidden import place, suits_allowed
+from frapnet.games.hidden import Knowledge, before_deal, card_played, deal_out, place, steps, suits_allowed
 from frapnet.hookspecs import hookimpl
 
 HAND = 5
@@ -30,22 +30,16 @@ _PACK = make_pack(36)
 _CALL = {"pass": ("pass",), "here": ("here",), "napoleon": ("napoleon",)}
 
 
-def _distinct(observations):
-    out = []
-    for v in observations:
-        if out and v.get("version") == out[-1].get("version"):
-            continue
-        out.append(v)
-    return out
-
-
 def read_deal(observations, seat):
     """What ``seat`` knows of the current deal from its views: a dict with ``actions`` (the deal's
     actions, ``None`` for the declarer's hidden discard), ``start`` (the seat's dealt hand),
     ``played`` (cards each seat played), ``voids`` (suits each seat has shown it lacks, N6),
     ``bought`` (the card the declarer took from the talon, if the seat knows it), ``discard``.
     None if the views do not start at the deal's start or have a gap."""
-    views = _distinct(observations)
+    walk = steps(observations)
+    if walk is None:
+        return None
+    views, pairs = walk
     v0 = views[0]
     if v0.get("phase") != "auction" or any(x.get("declaration") is not None for x in v0["seats"]):
         return None
@@ -55,9 +49,7 @@ def read_deal(observations, seat):
     voids = [""] * n
     bought = discard = None
     trump = None
-    for a, b in zip(views, views[1:]):
-        if b["version"] != a["version"] + 1:
-            return None
+    for a, b in pairs:
         s = a["turn"]
         ph = a["phase"]
         if ph == "auction":
@@ -75,7 +67,7 @@ def read_deal(observations, seat):
             else:
                 actions.append([s, "buy", []])
         elif ph == "play":
-            card = b["trick"][-1][1] if len(b["trick"]) > len(a["trick"]) else b["last_trick"][-1][1]
+            card = card_played(a, b)
             trick = a["trick"]
             if trick:
                 led = trick[0][1][-1]
@@ -135,22 +127,14 @@ def _fits(hand, claim):
     return p_make(est, 2) < 0.8
 
 
-_CACHE: dict = {}
+_KNOW = Knowledge(read_deal)
 
 
 @hookimpl
 def frapnet_sample_deal(state, seat, observations, rng):
     """Napoleon's sampler (N3 layout, N4–N6; see the module docstring). Returns a deal sample
     (``dealer``, ``deck``, ``actions``, ``before``) or None if the views have a gap."""
-    key = (seat, len(observations), id(observations[-1]))
-    k = _CACHE.get(key)
-    if k is None or k[0] is not observations[-1]:
-        know = read_deal(observations, seat)
-        if len(_CACHE) >= 32:  # one entry per player and decision; a search asks many times
-            _CACHE.clear()
-        _CACHE[key] = (observations[-1], know)
-    else:
-        know = k[1]
+    know = _KNOW(seat, observations)
     if know is None:
         return None
     n = know["n"]
@@ -189,18 +173,11 @@ def frapnet_sample_deal(state, seat, observations, rng):
             after = [c for c in after if c != talon_top] + [discard]
         hands[s] = after
     dealer = know["dealer"]
-    deck = [None] * (HAND * n)
-    for s in range(n):
-        i = (s - dealer - 1) % n
-        for j, c in enumerate(hands[s]):
-            deck[i + j * n] = c
-    deck += ([talon_top] if talon_top else []) + rest
+    deck = deal_out(hands, dealer, n) + ([talon_top] if talon_top else []) + rest
     actions = [a if not (a[1] == "buy" and a[2] is None) else [a[0], "buy", [discard]] for a in know["actions"]]
     first = know["first"]
-    stake = first["options"]["stake"]
     return {"dealer": dealer, "deck": deck, "actions": actions,
-            "before": {"balances": [b + stake for b in first["balances"]], "pot": first["pot"] - stake * n,
-                       "match": {}}}
+            "before": before_deal(first, first["options"]["stake"])}  # N2: the stakes paid in
 
 
 # --- policy -------------------------------------------------------------------------------------
