@@ -235,7 +235,9 @@ class Player:
         states = sampling.sample_states(table, self.seat, obs, self.rng, 1, self.stats)
         if not states:
             return None
-        cands = self._candidates(view, acts, table)
+        cands = engine.legal_actions(states[0], self.seat)  # the view's, in its order (same_view checked them)
+        if len(cands) != len(acts):
+            cands = self._candidates(view, acts, table)
         a = states[0].rules.policy(states[0], self.seat, cands, self.rng)
         if a is None or a not in cands:
             return None

@@ -44,11 +44,27 @@ class Memory:
         return self.views
 
 
+_TABLES: dict = {}
+
+
 def table_for(view: dict, registry=None) -> State:
     """A State of the view's table before any deal (game, players, options, house rules): the
-    ``state`` argument of ``frapnet_sample_deal``. Raises PluginError if the game is not installed."""
-    return engine.new_match(view["game"], view["players"], dict(view.get("options") or {}),
-                            tuple(view.get("house_rules") or ()), registry)
+    ``state`` argument of ``frapnet_sample_deal``. Raises PluginError if the game is not installed.
+
+    Remembered per table and registry (up to 16): loading the plugins costs tens of milliseconds,
+    which a player made for every deal (the arena) would pay at its first decision. Callers only
+    read it (``replay_sample`` clones it)."""
+    options = dict(view.get("options") or {})
+    key = (view["game"], view["players"], repr(sorted(options.items())), tuple(view.get("house_rules") or ()),
+           id(registry))
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is registry:
+        return hit[1]
+    st = engine.new_match(view["game"], view["players"], options, tuple(view.get("house_rules") or ()), registry)
+    if len(_TABLES) >= 16:
+        _TABLES.clear()
+    _TABLES[key] = (registry, st)
+    return st
 
 
 def replay_sample(table: State, sample: dict, deal_no: int, pure: bool = False, judge=None) -> State:

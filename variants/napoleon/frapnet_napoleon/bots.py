@@ -182,8 +182,11 @@ def frapnet_sample_deal(state, seat, observations, rng):
 
 # --- policy -------------------------------------------------------------------------------------
 
-def _v(c):
-    return rank_value(c)
+_RV = {c: rank_value(c) for c in _PACK}
+_v = _RV.__getitem__
+_ABOVE = {c: [x for x in _PACK if x[-1] == c[-1] and _RV[x] > _RV[c]] for c in _PACK}
+"""Per card: the cards of its suit that rank above it (N1: ace high)."""
+_SUIT = {s: [c for c in _PACK if c[-1] == s] for s in SUITS}
 
 
 def trick_estimate(hand, trump):
@@ -276,9 +279,7 @@ def _buy(d, seat, actions):
 
 def _higher_unseen(card, hand, played):
     """Cards of ``card``'s suit above it that the seat has neither in hand nor seen played."""
-    s = card[-1]
-    v = _v(card)
-    return [c for c in _PACK if c[-1] == s and _v(c) > v and c not in hand and c not in played]
+    return [c for c in _ABOVE[card] if c not in hand and c not in played]
 
 
 def _winner(state, trick):
@@ -299,7 +300,7 @@ def _play(state, d, seat, actions):
             return ("play", max((c for c in cards if c[-1] == t), key=_v))
         if seat == decl:
             trumps = [c for c in cards if c[-1] == trump]
-            out_trumps = [c for c in _PACK if c[-1] == trump and c not in hand and c not in played]
+            out_trumps = [c for c in _SUIT[trump] if c not in hand and c not in played]
             if trumps and out_trumps:
                 top = max(trumps, key=_v)
                 if not _higher_unseen(top, hand, played) or len(trumps) >= 2:

@@ -8,18 +8,14 @@ import random
 
 from frapnet import engine
 from frapnet.cards import pack
+from frapnet.games.hidden import deal_out
 from frapnet.testing import check_policy, check_sampler
 
 
 def deck_for(hands, dealer, talon=()):
-    """A 36-card deck dealing ``hands[s]`` to seat s under N3, ``talon`` on top of the talon."""
-    n = len(hands)
-    deck = [None] * (5 * n)
-    for s, h in enumerate(hands):
-        for j, c in enumerate(h):
-            deck[j * n + (s - dealer - 1) % n] = c
+    """A 36-card deck dealing ``hands[s]`` to seat s (N3), ``talon`` on top of the talon."""
     used = {c for h in hands for c in h} | set(talon)
-    return deck + list(talon) + [c for c in pack(36) if c not in used]
+    return deal_out(hands, dealer, len(hands)) + list(talon) + [c for c in pack(36) if c not in used]
 
 
 def table(hands, dealer=0, actions=(), **options):

@@ -14,6 +14,7 @@ import pytest
 
 from frapnet import engine, record
 from frapnet.cards import pack
+from frapnet.games.hidden import deal_out
 from frapnet.hookspecs import API_MAJOR
 from frapnet.plugins import load_registry
 from frapnet.testing import case_files, matches
@@ -26,13 +27,8 @@ CASES = case_files("napoleon")
 
 def deck_for(hands, dealer, talon=()):
     """A 36-card deck dealing ``hands[s]`` to seat s (N3), ``talon`` on top of the talon."""
-    n = len(hands)
-    deck = [None] * (5 * n)
-    for s, h in enumerate(hands):
-        for j, c in enumerate(h):
-            deck[j * n + (s - dealer - 1) % n] = c
     used = {c for h in hands for c in h} | set(talon)
-    return deck + list(talon) + [c for c in pack(36) if c not in used]
+    return deal_out(hands, dealer, len(hands)) + list(talon) + [c for c in pack(36) if c not in used]
 
 
 def test_entry_point_and_registry():
