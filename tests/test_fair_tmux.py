@@ -35,7 +35,8 @@ def _host(tmp_path, *extra, cheat=False):
     rec = tmp_path / "match.json"
     cmd = [sys.executable, "-c", CHEAT] if cheat else [sys.executable, "-m", "frapnet"]
     host = subprocess.Popen(cmd + ["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--players", "4",
-                                   "--bots", "2", "--seed", "11", "--pause", "0.5", "--record", str(rec), *extra],
+                                   "--bots", "2", "--seed", "11", "--pause", "0.5", "--record", str(rec), "--rematch", "0",
+                                   *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     m = re.search(r"on 127\.0\.0\.1:(\d+)", host.stdout.readline())
     assert m

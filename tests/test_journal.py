@@ -192,7 +192,7 @@ def test_a_rematch_is_journaled_as_a_new_match_and_counted_as_one(tmp_path):
     2 of the series, its record in RECORD.2.json; `frapnet stats` counts two matches."""
     path = tmp_path / "friday.json"
     table, factory, clock, db = journaled(tmp_path, deals=1, rematch=30.0, record=str(path))
-    conns = seat_all(factory)
+    conns = seat_all(factory, rematch=True)  # clients that answer offers
     until_offer(table, conns, clock, random.Random(3))
     first, first_id = table.state.balances[:], table.journal.id
     for c in conns:
@@ -225,7 +225,7 @@ def test_the_same_command_resumes_a_rematch_as_the_rematch(tmp_path):
     from frapnet import hosting
     path = tmp_path / "friday.json"
     table, factory, clock, db = journaled(tmp_path, deals=2, rematch=30.0, record=str(path))
-    conns = seat_all(factory)
+    conns = seat_all(factory, rematch=True)  # clients that answer offers
     until_offer(table, conns, clock, random.Random(3))
     for c in conns:
         c.send({"type": "rematch", "accept": True})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,46 +67,65 @@ def test_quitting_mid_deal_leaves_the_deal_unplayed(tmp_path, command):
     assert res["balances"] == [-100, -100, -100, -100] and res["pot"] == 400  # only the antes (F5)
 
 
-def test_rematch_with_the_key_r_in_the_terminal(tmp_path):
-    """`frapnet play --deals 1 --rematch 60`: Olga passes (and declines to cut in) at her turns; at the
-    match's end the log offers the rematch, r accepts it, match 2 begins at the same seats with
-    its own record (RECORD.2.json) and its first deal's antes (F5: 100 each); q leaves."""
+def test_rematch_is_asked_by_default_r_plays_again_n_leaves(tmp_path):
+    """Issue #10 "at match end the table offers a rematch with the same seats", by default (no
+    --rematch): `frapnet play --deals 1`; Olga passes (and declines to cut in) at her turns; at
+    the match's end the screen asks "play again?"; r begins match 2 at the same seats with its own
+    record (RECORD.2.json); at its end n says no: the
+    client exits 0 and prints the standings of match 2."""
     rec = tmp_path / "m.json"
     done = tmp_path / "done"
     sock = f"frapnet-rematch-{os.getpid()}-{time.monotonic_ns()}"
     cmd = (f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 FRAPNET_PLUGINS_DIR= {sys.executable} -m frapnet play "
-           f"--players 3 --deals 1 --rematch 60 --seed 5 --bot-delay 0 --pause 0 --name Olga --record {rec}; "
+           f"--players 3 --deals 1 --seed 5 --bot-delay 0 --pause 0 --name Olga --record {rec}; "
            f"echo $? > {done}; sleep 30")
-    tmux(sock, "new-session", "-d", "-s", "t", "-x", "100", "-y", "40", cmd)
+    tmux(sock, "new-session", "-d", "-s", "t", "-x", "80", "-y", "24", cmd)
 
     def screen():
         return tmux(sock, "capture-pane", "-p", "-J", "-t", "t")
-    try:
+
+    def play_to_the_question():
         end = time.monotonic() + 60
-        while "Press r for a rematch" not in screen():
+        while "[r] Play again  [n] No, leave the table" not in screen():
             if time.monotonic() > end:
-                raise AssertionError("no rematch offer; the screen:\n" + screen())
+                raise AssertionError("no rematch question; the screen:\n" + screen())
             now = screen()
             if "[p] Pass" in now:
                 tmux(sock, "send-keys", "-t", "t", "p")
             elif "[d] Decline the cut-in" in now:  # F14: a passer may cut in; Olga declines
                 tmux(sock, "send-keys", "-t", "t", "d")
+            elif "Enter: continue" in now or "Press any key to go back" in now:
+                tmux(sock, "send-keys", "-t", "t", "Enter")  # the settlement / score sheet box
             time.sleep(0.2)
+        if "Score sheet" in screen():  # the match's sheet opens with the question below it
+            assert "Play again with the same seats?  [r] Play again  [n] No, leave the table" in screen()
+            tmux(sock, "send-keys", "-t", "t", "Escape")
+        wait_for(lambda: "The match is over. Play again with the same seats? Answer within 60 s." in screen(), 5,
+                 "the question where the hand was")
+    try:
+        play_to_the_question()
         first = json.loads(rec.read_text())
         assert len(first["deals"]) == 1
         tmux(sock, "send-keys", "-t", "t", "r")
-        wait_for(lambda: "Rematch: match 2 begins." in screen(), 20, "the rematch to begin")
+        wait_for(lambda: "Match 2 begins with the same seats." in screen(), 20, "the rematch to begin")
         assert json.loads(rec.read_text()) == first  # the first match's record is kept as it was
-        tmux(sock, "send-keys", "-t", "t", "q")
-        time.sleep(0.3)
-        tmux(sock, "send-keys", "-t", "t", "y")
-        wait_for(done.exists, 20, "frapnet play to exit")
+        play_to_the_question()  # the computer players play match 2 (they used to stall at its start)
+        tmux(sock, "send-keys", "-t", "t", "n")
+        wait_for(done.exists, 20, "frapnet play to exit after n")
+        out = screen()
     finally:
         subprocess.run([TMUX, "-L", sock, "kill-server"], capture_output=True, timeout=10)
+    assert done.read_text().strip() == "0"
     p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(tmp_path / "m.2.json"), "--json"],
                        capture_output=True, text=True, timeout=60)
     res = json.loads(p.stdout)
-    assert res["ok"] and len(res["deals"]) >= 1
-    deal = json.loads((tmp_path / "m.2.json").read_text())["deals"][0]
+    assert res["ok"] and len(res["deals"]) == 1
     assert sum(res["balances"]) + res["pot"] == 0  # F6, the new match counted from zero
-    assert deal["deck"] and json.loads((tmp_path / "m.2.json").read_text())["players"] == 3
+    assert json.loads((tmp_path / "m.2.json").read_text())["players"] == 3
+    assert "Final standings — Frap, 1 deals" in out
+    for name, total in zip(["Olga", "Bot 1", "Bot 2"], res["balances"]):
+        assert re.search(rf"{re.escape(name)}\s+{re.escape(fmt(total))}\n", out), (name, total, out)
+
+
+def fmt(n: int) -> str:
+    return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")

@@ -92,11 +92,11 @@ def seated(players=4, **kw):
     return table, factory, clock, seat_all(factory, players)
 
 
-def seat_all(factory, n=4):
+def seat_all(factory, n=4, **hello):
     conns = []
     for i in range(n):
         c = Conn(factory)
-        c.hello(f"P{i}")
+        c.hello(f"P{i}", **hello)
         conns.append(c)
     for c in conns:
         c.read()
@@ -750,7 +750,8 @@ def test_rematch_offered_accepted_same_seats_new_match(tmp_path):
     its first deal (F5: 100 each, pot 400), its record beside the first one's (RECORD.2.json)."""
     path = tmp_path / "friday.json"
     finished = []
-    table, factory, clock, conns = seated(deals=1, rematch=30.0, record=str(path), on_finish=finished.append)
+    table, factory, clock = make(deals=1, rematch=30.0, record=str(path), on_finish=finished.append)
+    conns = seat_all(factory, rematch=True)  # clients that show the offer (docs/protocol.md hello)
     tokens = [c.welcome["token"] for c in conns]
     play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
     first = table.state.balances[:]
@@ -783,11 +784,13 @@ def test_rematch_offered_accepted_same_seats_new_match(tmp_path):
 
 
 def test_rematch_ends_when_a_player_leaves_or_nobody_answers():
-    table, factory, clock, conns = seated(deals=1, rematch=30.0)
+    table, factory, clock = make(deals=1, rematch=30.0)
+    conns = seat_all(factory, rematch=True)
     play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
     conns[1].send({"type": "leave"})
     assert table.finished and of_type(conns[0], "closing")[0]["reason"] == "seat 1 left before the rematch"
-    table, factory, clock, conns = seated(deals=1, rematch=30.0)
+    table, factory, clock = make(deals=1, rematch=30.0)
+    conns = seat_all(factory, rematch=True)
     play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
     conns[0].send({"type": "rematch", "accept": True})
     clock.advance(29)
@@ -796,14 +799,26 @@ def test_rematch_ends_when_a_player_leaves_or_nobody_answers():
     assert table.finished and of_type(conns[1], "closing")[0]["reason"] == "no answer to the rematch in 30 s"
 
 
-def test_no_rematch_offer_by_default_or_without_people():
-    """rematch 0 (the default): the table closes at the match's end as before; an answer then is
-    refused with no_rematch. A table of computer players only is never offered one."""
-    table, factory, clock, conns = seated(deals=1)
+def test_no_rematch_offer_when_off_or_a_person_cannot_answer_or_without_people():
+    """rematch 0 (`--rematch 0`): the table closes at the match's end; an answer then is refused
+    with no_rematch. With the default (60 s) but one person whose client said no ``rematch`` in
+    its hello (it cannot show the question): no offer either, the table closes at once
+    (docs/protocol.md "rematch_offer"). A table of computer players only is never offered one."""
+    assert TableConfig().rematch == 60.0
+    table, factory, clock = make(deals=1, rematch=0)
+    conns = seat_all(factory, rematch=True)
     conns[0].send({"type": "rematch", "accept": True})
     assert [e["code"] for e in conns[0].errors()] == ["no_rematch"]
     play_until(table, conns, clock, lambda: table.finished, random.Random(3))
     assert of_type(conns[0], "closing")[0]["reason"] == "match over" and of_type(conns[0], "rematch_offer") == []
+    table, factory, clock = make(deals=1)
+    conns = seat_all(factory, 3, rematch=True)
+    old = Conn(factory)
+    old.hello("Old client")  # no "rematch" in its hello
+    conns.append(old)
+    play_until(table, conns, clock, lambda: table.finished, random.Random(3))
+    assert of_type(old, "rematch_offer") == [] and len(of_type(old, "closing")) == 1
+    assert of_type(conns[0], "closing")[0]["reason"] == "match over" and table.rematch is None
     table, factory, clock = make(deals=1, rematch=30.0)
     conns = []
     for i in range(4):

@@ -88,7 +88,7 @@ def test_two_machines_discover_and_play_a_deal_F6(tmp_path):
         host_out = open(tmp_path / "host.out", "w+")
         host_err = open(tmp_path / "host.err", "w+")
         host = subprocess.Popen(m.cmd(m.a, FRAPNET, "host", "--port", "0", "--name", "Kitchen table", "--bots", "2",
-                                      "--players", "4", "--seed", "6", "--deals", "1", "--pause", "0",
+                                      "--players", "4", "--seed", "6", "--deals", "1", "--pause", "0", "--rematch", "0",
                                       "--announce", "--interface", m.addr_a, "--record", str(rec)),
                                 stdout=host_out, stderr=host_err, text=True)
         procs.append(host)

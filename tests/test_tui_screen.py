@@ -168,6 +168,72 @@ def test_a_rematch_starts_a_fresh_score_sheet_and_settles_its_deals_again():
     assert [r[0] for r in s.score_rows()] == [1]
 
 
+def test_a_player_who_joins_mid_match_sees_every_deal_on_the_score_sheet_F6():
+    """Issue #10: the host's view carries the match's score sheet (``sheet``), so a client whose
+    first view comes after two deals (a join or a reconnect mid-match) lists both deals, each
+    player's change and the running totals (F6: chips games sum to zero with the pot)."""
+    st = engine.new_match("frap", 4, {})
+    for _b, _seat, _a, st in random_deals(st, random.Random(3), 2):
+        pass
+    b1, b2 = st.reports[0]["balances"], st.reports[1]["balances"]
+    s = screen_at(st, 2)
+    assert s.score_rows() == [(1, b1, b1), (2, [b - a for a, b in zip(b1, b2)], b2)]
+    assert [r["pot"] for r in view(st, 2)["sheet"]] == [st.reports[0]["pot_after"], st.pot]
+    assert sum(b2) + st.pot == 0
+
+
+def test_a_twelve_seat_score_sheet_fits_80_columns_and_scrolls_to_every_player():
+    """Issue #10: up to 12 seats (F1) the score sheet fits an 80-column terminal: running
+    totals alone, names cut, and ← → bring the players that do not fit."""
+    st = engine.new_match("frap", 12, {})
+    for _b, _seat, _a, st in random_deals(st, random.Random(5), 3):
+        pass
+    s = screen_at(st, 0)
+    s.view["names"] = [f"Player number {i}" for i in range(12)]
+    s.press("=")
+    shown = set()
+    for _ in range(12):
+        lines = text_of(render.score_sheet(s, 80)).splitlines()
+        assert max(render.width(ln) for ln in lines) <= 76, lines  # inside the box's borders
+        head = next(ln for ln in lines if ln.startswith(" deal"))
+        total = next(ln for ln in lines if ln.startswith(" total")).split()[1:]
+        first = s.sheet_from
+        assert total == [render.fmt_amount(b) for b in st.balances[first:first + len(total)]]
+        shown |= set(range(first, first + len(total)))
+        s.press("right")
+        assert s.overlay == "scores"
+    assert shown == set(range(12))
+
+
+def test_the_rematch_question_r_says_yes_n_says_no_and_leaves_in_both_languages():
+    """Issue #10 "at match end the table offers a rematch" (docs/protocol.md rematch_offer): the
+    seat asked gets the question where the hand was, r → ("rematch", True), n → a no and
+    leaving; a seat not asked (a spectator) is only told; the host's closing reasons for a
+    refused rematch are said in the chrome's language."""
+    s, st = _frap_deals(1, deals_limit=1)
+    offer = {"type": "rematch_offer", "result": {}, "seconds": 60.0, "waiting": [0], "match": 2}
+    s.set_rematch(offer)
+    assert s.overlay == "settlement" and s.pending_scores and s.rematch_question  # the sheet follows
+    assert s.press("enter") == [] and s.overlay == "scores"
+    assert "Play again with the same seats?  [r] Play again  [n] No, leave the table" in text_of(render.score_sheet(s))
+    assert "The match is over. Play again with the same seats? Answer within 60 s." in text_of(render.hand(s, 80))
+    assert "[r] Play again" in text_of(render.actions(s, 80)) and "[n] No, leave the table" in text_of(render.actions(s, 80))
+    assert s.press("x") == [] and s.overlay is None and s.rematch_question  # another key only closes the sheet
+    assert s.press("r") == [("rematch", True)] and not s.rematch_question and s.press("n") != [("rematch", False), ("quit",)]
+    s.set_rematch({"type": "rematch_start", "match": 2})
+    assert s.rematch is None and s.score_rows() == [] and "Match 2 begins with the same seats." in s.log[-1][1]
+    s.set_rematch(dict(offer, match=3))
+    assert s.press("n") == [("rematch", False), ("quit",)]
+    ru, _st = _frap_deals(1, lang="ru", deals_limit=1)
+    ru.set_rematch(offer)
+    assert "Сыграть ещё раз тем же составом?" in text_of(render.hand(ru, 80))
+    ru.set_closing({"reason": "seat 2 declined the rematch", "result": {}})
+    assert ru.closed == f"{NAMES[2]} отказался от новой партии" and ru.rematch is None
+    watcher, _st = _frap_deals(1, deals_limit=1)
+    watcher.set_rematch(dict(offer, waiting=[1]))
+    assert not watcher.rematch_question and watcher.press("r") == []
+
+
 def test_bell_is_off_by_default_toggles_and_rings_when_it_becomes_your_turn():
     st = table()
     st = act(st, 0, "pass")

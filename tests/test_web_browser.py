@@ -256,7 +256,7 @@ def test_a_whole_deal_through_the_page_replays_to_what_it_showed(browser, tmp_pa
     did: set = set()
     for seed in range(11, 30):  # a seed where the page's seat gets to buy (it declares whenever it may)
         host = Host("--players", "3", "--bots", "2", "--deals", "1", "--seed", str(seed), "--pause", "0.2",
-                    "--record", str(rec), "--name", "Web table")
+                    "--record", str(rec), "--name", "Web table", "--rematch", "0")
         d = browser()
         try:
             join(d, host.url, "Olga")
@@ -432,7 +432,7 @@ def test_a_browser_player_and_a_terminal_player_see_the_same_deal(browser, tmp_p
 
     rec = tmp_path / "match.json"
     host = Host("--players", "3", "--bots", "1", "--seed", "21", "--deals", "1", "--pause", "0.5",
-                "--record", str(rec), "--name", "Kitchen")
+                "--record", str(rec), "--name", "Kitchen", "--rematch", "0")
     d = browser()
     try:
         join(d, host.url, "Olga")
@@ -560,3 +560,40 @@ def test_the_page_reconnects_by_itself_to_a_restarted_host(browser, tmp_path):
             if x is not None and x.poll() is None:
                 x.kill()
                 x.communicate()
+
+
+def test_the_page_asks_play_again_and_the_new_match_keeps_the_seats(browser, tmp_path):
+    """Issue #10 "at match end the table offers a rematch with the same seats", on the web page
+    (docs/web.md "Play again"): after the one deal (--deals 1) the page asks, with the host's
+    default 60 s; "Play again" begins match 2 at the same seat with a fresh score sheet (its own
+    record, RECORD.2.json); "Leave the table" then hands the seat to a computer player, which
+    plays match 2 out (F6: its balances and pot sum to zero)."""
+    from selenium.webdriver.common.by import By
+
+    rec = tmp_path / "m.json"
+    host = Host("--players", "2", "--bots", "1", "--deals", "1", "--seed", "4", "--pause", "0.2",
+                "--bot-delay", "0", "--record", str(rec))
+    d = browser()
+    try:
+        join(d, host.url, "Olga")
+        seat = state(d)["welcome"]["seat"]
+        play_until(d, lambda: d.find_elements(By.ID, "rematch-yes"), random.Random(4), set())
+        assert d.find_element(By.ID, "turn").text == \
+            "The match is over. Play again with the same seats? Answer within 60 s."
+        assert len(state(d)["view"]["sheet"]) == 1 and d.find_element(By.ID, "rematch-no").text == "No, leave the table"
+        d.find_element(By.ID, "rematch-yes").click()
+        wait(lambda: any("Match 2 begins with the same seats." in x["text"] for x in state(d)["log"]), 20,
+             "match 2 to begin")
+        wait(lambda: (state(d)["view"] or {}).get("deal_no") == 1 and state(d)["view"]["to_act"], 20, "its deal")
+        s = state(d)
+        assert s["welcome"]["seat"] == seat and s["view"]["sheet"] == []
+        assert d.find_elements(By.CSS_SELECTOR, "#sheet tbody tr[data-deal]") == []
+        d.execute_script("window.confirm = () => true;")
+        d.find_element(By.ID, "leave").click()
+        result = host.result()
+    finally:
+        host.stop()
+    assert result["deals"] == 1 and sum(result["balances"]) + result["pot"] == 0
+    second = json.loads((tmp_path / "m.2.json").read_text())
+    assert len(second["deals"]) == 1 and second["players"] == 2
+    assert json.loads(rec.read_text())["deals"][0] != second["deals"][0]

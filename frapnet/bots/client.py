@@ -79,6 +79,7 @@ class Bot:
         self.client.on_status = self._on_status
         self.client.on_closing = self._on_closing
         self.client.on_fairness = self._on_fairness
+        self.client.on_rematch = self._on_rematch
         self.checked = 0
         self.unfair = 0
         self.moves = 0
@@ -206,6 +207,14 @@ class Bot:
             log.warn("seat {seat}: {text}", seat=self.client.seat, text=verdict.text)
         else:
             self.checked += 1
+
+    def _on_rematch(self, msg: dict) -> None:
+        """A rematch with the same seats begins (docs/protocol.md "Rematch"; a computer player
+        never needs to answer the offer): the new match counts its state versions and deals
+        from the start again, so the bot forgets what it acted on and what it remembered."""
+        if msg.get("type") == "rematch_start":
+            self._cancel_pending()
+            self._acted_version, self._sent, self._refused, self.player = -1, None, {}, None
 
     def _on_closing(self, msg: dict) -> None:
         self.result = msg.get("result")

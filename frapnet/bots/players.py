@@ -362,6 +362,10 @@ class SeatPlayers:
                                                  registry=self.registry)
         return p
 
+    def new_match(self) -> None:
+        """A rematch begins at the table (its deals count from 1 again): forget every seat's deal."""
+        self.players.clear()
+
     def observe(self, view: dict, level: str) -> None:
         """Remember a taken-over seat's view (the host calls this after every change)."""
         self._player(view, level).observe(view)

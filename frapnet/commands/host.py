@@ -57,9 +57,9 @@ def add_arguments(p):
     p.add_argument("--no-announce", dest="announce", action="store_false", help="do not announce the table")
     p.add_argument("--interface", action="append", default=None, metavar="ADDR",
                    help="announce only on this interface address (repeatable; default all)")
-    p.add_argument("--rematch", type=float, default=0.0, metavar="SECONDS",
+    p.add_argument("--rematch", type=float, default=60.0, metavar="SECONDS",
                    help="at the match's end, offer its players a rematch with the same seats and wait this "
-                        "long for their answers (default 0: no offer; docs/protocol.md)")
+                        "long for their answers (default 60; 0: no offer, the table closes at once)")
     p.add_argument("--web", type=int, default=None, metavar="PORT",
                    help="also serve the table as a web page on this HTTP port, for browsers and phones "
                         "(0: any free port); prints its URL and a QR code (docs/web.md)")

@@ -22,9 +22,9 @@ def add_arguments(p):
                    help="computer players think this long, so you can follow them (default 0.5)")
     p.add_argument("--pause", type=float, default=1.0, metavar="SECONDS",
                    help="pause between deals (default 1.0)")
-    p.add_argument("--rematch", type=float, default=0.0, metavar="SECONDS",
+    p.add_argument("--rematch", type=float, default=60.0, metavar="SECONDS",
                    help="at the match's end, offer its players a rematch with the same seats and wait this "
-                        "long for their answers (default 0: no offer; docs/protocol.md)")
+                        "long for their answers (default 60; 0: no offer, the table closes at once)")
     p.add_argument("--db", default=None, metavar="FILE",
                    help="store the match in this journal (default: journal.sqlite3 in your frapnet data folder; "
                         "`frapnet stats` counts it)")

@@ -94,6 +94,7 @@ def new_match(game: str, players: int, options: dict | None = None, house_rules:
     s.to_act = ()
     s.history = None
     s.reports = ()
+    s.totals = ()
     s.version = 0
     s.match = {}
     return s
@@ -244,6 +245,7 @@ def apply(state: State, seat: int, action: Any) -> tuple[State, list]:
 def _finish_deal(state: State) -> list:
     report = state.rules.settle(state)
     state.reports = state.reports + (report,)
+    state.totals = state.totals + ((state.deal_no, tuple(state.balances), state.pot),)
     state.phase = OVER if state.phase == OVER or state.match.get("over") else BETWEEN
     state.to_act = ()
     return [{"type": "deal_end", "report": report}]
@@ -275,7 +277,9 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     Generic keys: ``game``, ``title``, ``players``, ``seat``, ``version``, ``deal_no``,
     ``dealer``, ``balances``, ``pot``, ``ledger``, ``match_over``, ``options``,
     ``house_rules``, ``to_act``, ``actions`` (this seat's legal actions as
-    ``{"action": [verb, arg?], "label": str}``), ``last_report``, ``ui`` (what a client shows,
+    ``{"action": [verb, arg?], "label": str}``), ``last_report``, ``sheet`` (the match's score
+    sheet: per settled deal, oldest first, ``{"deal": n, "after": [balance or points per seat],
+    "pot": chips}``), ``ui`` (what a client shows,
     :mod:`frapnet.engine.present`); plus the game's keys (see :func:`frapnet.hookspecs.frapnet_view`).
     """
     v = {
@@ -285,6 +289,7 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
         "match_over": state.phase == OVER, "options": dict(state.options),
         "house_rules": list(state.house_rules), "to_act": list(state.to_act),
         "last_report": state.reports[-1] if state.reports else None,
+        "sheet": [{"deal": d, "after": list(after), "pot": pot} for d, after, pot in state.totals],
     }
     if state.deal is not None:
         v.update(state.rules.view(state, seat, lang) or {})

@@ -28,14 +28,16 @@ class State:
       first, so appending is O(1) and clones share it); an entry is ``(dealer, deck tuple,
       actions)`` where ``actions`` is again such a list of ``(seat, verb[, arg])``. Use
       :meth:`deals` for plain tuples — enough to write a record; ``reports``: tuple of settled
-      deal reports; ``version``: accepted actions and deals so far (the wire's state version).
+      deal reports; ``totals``: per settled deal, oldest first, ``(deal_no, balances after it,
+      pot after it)`` (the score sheet of the match); ``version``: accepted actions and deals so
+      far (the wire's state version).
     - ``match``: a dict the game may use for match-level data (Frak You penalty points…);
       copied on clone, so a game must replace nested values rather than mutate them.
     """
 
     __slots__ = ("game", "spec", "players", "options", "house_rules", "rules", "balances", "pot",
                  "phase", "deal_no", "dealer", "deal", "deal_over", "to_act", "history",
-                 "reports", "version", "match")
+                 "reports", "totals", "version", "match")
 
     def deals(self) -> list[tuple[int, tuple, tuple]]:
         """Every deal so far, oldest first: ``(dealer, deck, actions)`` with actions a tuple."""
@@ -65,6 +67,7 @@ class State:
         new.to_act = self.to_act
         new.history = self.history
         new.reports = self.reports
+        new.totals = self.totals
         new.version = self.version
         new.match = dict(self.match)
         return new

@@ -15,6 +15,7 @@ is installed (the TUI: asyncio)::
     c.on_closing = lambda msg: ...    # the host's closing message {"reason", "result"} (match over…)
     c.on_fairness = lambda verdict: ... # a deal checked after its reveal (frapnet.net.dealcheck.Verdict)
     c.on_rematch = lambda msg: ...    # rematch_offer {"result", "seconds", "waiting", "match"} / rematch_start
+                                      # (set before connect: the hello then says the client answers offers)
     d = c.connect()                   # Deferred: the welcome info, or JoinError
     c.act(["play", "10H"]); c.chat("hi"); c.leave(); c.rematch(True)
 
@@ -219,6 +220,8 @@ class TableClient:
             hello["bot"] = True
         if self.table is not None:
             hello["table"] = self.table
+        if self.on_rematch is not None:  # this client shows a rematch offer and answers it
+            hello["rematch"] = True
         self._handshaking = True
         proto.sendMessage(hello)
 

@@ -29,7 +29,7 @@ class TableConfig:
     - ``max_spectators``: more spectators are refused with ``busy`` (watchers can never fill
       the host's connections and lock players out of their seats).
     - ``rematch``: seconds a finished match waits for its players to accept a rematch with the
-      same seats (:mod:`frapnet.net.rematch`); 0: no offer, the table closes at once.
+      same seats (:mod:`frapnet.net.rematch`; default 60); 0: no offer, the table closes at once.
     - ``turn_time``: the turn clock (issue #9), seconds a connected seat has to act before the
       computer player makes that one move for it (the seat stays the player's); None or 0: off
       (the library's and `frapnet play`'s default; `frapnet host` uses 120).
@@ -49,7 +49,7 @@ class TableConfig:
     bot_delay: float = 0.0
     seed: Any = None
     max_spectators: int = 32
-    rematch: float = 0.0
+    rematch: float = 60.0
     turn_time: float | None = None
     nonce_time: float = 3.0
 

@@ -170,6 +170,7 @@ def check_client_message(msg: dict) -> dict:
             "seat": seat,
             "table": _field(msg, "table", (str,), max_len=64),
             "bot": bool(_field(msg, "bot", (bool,), default=False)),
+            "rematch": bool(_field(msg, "rematch", (bool,), default=False)),
         }
     if kind == "act":
         action = _field(msg, "action", (list,), required=True, max_len=4)

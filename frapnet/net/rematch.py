@@ -1,8 +1,10 @@
 """A rematch with the same seats when a match ends (issue #10 item 7; docs/protocol.md "Rematch").
 
 When a table's match ends (the deal limit, or the game's own end) while at least one person
-(a connected seat that is not a computer player) sits there, and the table allows it
-(``TableConfig.rematch`` seconds > 0), the host does not close: it sends every connection
+(a connected seat that is not a computer player) sits there, every person's client said in its
+hello that it answers offers (``"rematch": true``), and the table allows it
+(``TableConfig.rematch`` seconds > 0, 60 by default), the host does not close: it sends every
+connection
 
     {"type": "rematch_offer", "result": {...}, "seconds": 60, "waiting": [0, 2], "match": 2}
 
@@ -101,15 +103,23 @@ class Rematch:
 
 def offer(table) -> bool:
     """At the end of ``table``'s match (a :class:`frapnet.net.table.Table`): open a rematch offer
-    and send it, if the table allows one (``config.rematch`` > 0) and a person sits there.
-    Returns True if offered (the table then stays open)."""
-    people = {s.index for s in table.seats if s.status == CONNECTED}
+    and send it, if the table allows one (``config.rematch`` > 0), a person sits there, and every
+    person's client said in its hello that it answers offers (``rematch: true``; a client that
+    cannot show the question is never kept waiting). Returns True if offered (the table then
+    stays open)."""
+    people = [s for s in table.seats if s.status == CONNECTED]
     if table.config.rematch <= 0 or not people or table.rematch is not None:
         return False
-    table.rematch = Rematch(table.clock, table.config.rematch, people, table.match_no + 1,
+    mute = [s.index for s in people if not getattr(s.peer, "answers_rematch", False)]
+    if mute:
+        log.info("table {table}: match over; no rematch offered: the client at seat(s) {seats} cannot answer "
+                 "one", table=table.name, seats=mute)
+        return False
+    seats = {s.index for s in people}
+    table.rematch = Rematch(table.clock, table.config.rematch, seats, table.match_no + 1,
                             on_start=lambda: start(table), on_end=table.finish)
     log.info("table {table}: match over; offering a rematch to seats {seats}", table=table.name,
-             seats=sorted(people))
+             seats=sorted(seats))
     table.fanout.send_all(table.rematch.offer(table.result_dict()))
     return True
 
@@ -125,6 +135,9 @@ def start(table) -> None:
     # the journal stores the match just played as over and the rematch as a new match of the table
     table.journal = table.journal.next_match(done, result, table.state, record_path(cfg.record, table.match_no))
     table.dealing.proofs = []  # the new match's shuffle proofs (docs/fairness.md)
+    forget = getattr(table.takeover.choose, "new_match", None)  # the takeover players' memory of the deal
+    if callable(forget):
+        forget()
     table.journal.seats_changed(table.name, table.seats)
     log.info("table {table}: rematch: match {n} begins", table=table.name, n=table.match_no)
     table.fanout.send_all({"type": "rematch_start", "match": table.match_no})

@@ -34,6 +34,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     lang = "en"
     name = ""
     joined_seat: int | None = None  # the seat this connection took at its hello (None: spectator)
+    answers_rematch = False  # the hello said it can answer a rematch offer (docs/protocol.md "Rematch")
     LOG_REFUSALS = 20
     """Refused messages logged per connection (the rest are only counted)."""
     _refusals = 0
@@ -138,6 +139,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
                 if held:
                     raise ProtocolError("password", held, fatal=True)
             self.name = msg["name"]
+            self.answers_rematch = msg["rematch"]  # it can show a rematch offer (docs/protocol.md)
             self.table = table
             try:
                 self.seat = table.join(self, msg)

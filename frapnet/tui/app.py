@@ -97,32 +97,23 @@ def react(main: Callable[[Any], Any]) -> int:
     return out.get("code", 1)
 
 
-REMATCH_TEXT = {  # the rematch's lines in the log (kept here, beside the one key that answers)
-    "en": {"offer": "Match over. Press r for a rematch with the same seats, or q to leave.",
-           "yes": "You said yes to the rematch; waiting for the others.",
-           "start": "Rematch: match {n} begins."},
-    "ru": {"offer": "Партия окончена. Нажмите r — сыграть ещё раз тем же составом, q — уйти.",
-           "yes": "Вы согласились на новую партию; ждём остальных.",
-           "start": "Новая партия {n} начинается."},
-}
-
-
 class ClientApp:
     """The Application and its wiring to a :class:`Screen` (and optionally a TableClient).
 
-    ``send(action)``, ``chat(text)``, ``leave()`` are how it talks to the table; tests pass
+    ``send(action)``, ``chat(text)``, ``leave()``, ``rematch(accept)`` are how it talks to the table; tests pass
     plain callables. ``input``/``output``: prompt_toolkit input/output (pipe + DummyOutput in tests).
     """
 
     def __init__(self, screen: Screen, *, send: Callable[[list], Any] = lambda a: None,
                  chat: Callable[[str], Any] = lambda t: None, leave: Callable[[], Any] = lambda: None,
+                 rematch: Callable[[bool], Any] = lambda accept: None,
                  input=None, output=None, mouse: bool = True) -> None:
         self.screen = screen
         self.send = send
+        self.answer_rematch = rematch
         self.chat = chat
         self.leave = leave
         self.quitting = False
-        self.rematch_yes: Callable[[], Any] | None = None  # set while a rematch is on offer (key r)
         s = screen
 
         self.top = Window(FormattedTextControl(self._top, focusable=True, show_cursor=False),
@@ -146,7 +137,7 @@ class ClientApp:
         main = HSplit([self.top, rule, self.log, self.chat_line, status])
         self.root = FloatContainer(body, floats=[
             overlay("settlement", lambda: render.settlement(s)),
-            overlay("scores", lambda: render.score_sheet(s)),
+            overlay("scores", lambda: render.score_sheet(s, self._width())),
             overlay("help", lambda: render.help_screen(s, self._rows(), self._width())),
             overlay("quit", lambda: render.quit_dialog(s)),
         ])
@@ -230,17 +221,14 @@ class ClientApp:
 
     def press(self, key: str) -> None:
         """A key (or a click) for the screen model; carry out what it asks."""
-        if key == "r" and self.rematch_yes is not None:  # the host offers a rematch (issue #10 item 7)
-            yes, self.rematch_yes = self.rematch_yes, None
-            yes()
-            self.app.invalidate()
-            return
         for intent in self.screen.press(key):
             kind = intent[0]
             if kind == "act":
                 self.send(intent[1])
             elif kind == "chat":
                 self.app.layout.focus(self.chat_line)
+            elif kind == "rematch":  # the answer to the host's rematch offer (r / n)
+                self.answer_rematch(intent[1])
             elif kind == "quit":
                 self.quit()
         self.app.invalidate()
@@ -316,7 +304,8 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     screen.local = local
     box: dict = {}
     ui = ClientApp(screen, send=lambda a: box["c"].act(a), chat=lambda t: box["c"].chat(t),
-                   leave=lambda: box["c"].leave(), input=input, output=output)
+                   leave=lambda: box["c"].leave(), rematch=lambda yes: box["c"].rematch(yes),
+                   input=input, output=output)
 
     def hook(fn):
         def call(arg):
@@ -354,21 +343,6 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
                 screen.add_log("system", _("Could not save the seat token: {why}").format(why=exc))
         ui.refresh()
 
-    def rematch(msg):
-        """The host's rematch offer (key r says yes) and the rematch's start, said in the log."""
-        words = REMATCH_TEXT.get(lang, REMATCH_TEXT["en"])
-        if msg.get("type") == "rematch_offer":
-            if screen.seat is not None and screen.seat in (msg.get("waiting") or ()):
-                def yes():
-                    box["c"].rematch(True)
-                    screen.add_log("status", words["yes"])
-                ui.rematch_yes = yes
-                screen.add_log("status", words["offer"])
-        else:
-            ui.rematch_yes = None
-            screen.add_log("status", words["start"].format(n=msg.get("match")))
-        ui.refresh()
-
     def new_client(tok):
         client = TableClient(host, port, name=name, password=password, token=tok, spectate=spectate, lang=lang,
                              reconnect=True, reactor=reactor, table=table)
@@ -380,7 +354,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         client.on_status = status
         client.on_closing = closing  # the host's closing message: match over, final balances
         client.on_fairness = hook(screen.add_fairness)  # each deal checked after its reveal (fairness.md)
-        client.on_rematch = rematch
+        client.on_rematch = hook(screen.set_rematch)  # the rematch offer and its start (r / n)
         box["c"] = client
         return client
 
@@ -479,7 +453,8 @@ def run_local(reactor, handle, name: str = "", lang: str = "en", *, host: str = 
             # the host is quitting: end the table first (the record keeps the unfinished deal, so
             # --resume continues it), so no computer player plays the deal out and makes everyone
             # pay in the moment before the host stops (issue #10 item 7)
-            handle.table.finish("host stopping")
+            # (at the match's end, with the rematch declined or unanswered, the match is simply over)
+            handle.table.finish("match over" if handle.table.rematch is not None else "host stopping")
             leave()
         ui.leave = end_table_then_leave
         if their_on_app is not None:

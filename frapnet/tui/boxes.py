@@ -8,27 +8,44 @@ from frapnet.tui.text import cut, pad, width, wrap
 from frapnet.tui.viewdata import in_deal
 
 
+STATUS_BAR_KEYS = (".", "=  F2", "Tab  /", "q  Ctrl-C  Ctrl-D", "? F1")
+"""Key lines the status bar also shows: left out of a help too short for the game's own lines."""
+
+
 def help_screen(s: Screen, rows: int | None = None, w: int = 80) -> list:
     """The help: the game's own lines (``ui``: its goal, special cards, what its marks mean), then
-    the keys. With ``rows`` (the terminal's height) the game's lines are cut to what fits, the
-    goal last, so the keys always show."""
+    the keys. With ``rows`` (the terminal's height) it fits: first the keys the status bar also
+    shows (and the mouse line) are left out, then the game's lines are cut, the goal last, so
+    the goal, the special cards and the other keys show at 80×24."""
     _ = s._
-    keys = [("", "\n")]
-    keys += [("class:title", " " + _("Keys") + " "), ("", "\n")]
-    for k, what in help_lines(_):
-        keys += [("class:key", " " + pad(k, 18)), ("", what + "  \n")]  # a margin before the border
-    keys += [("", "\n"), ("class:dim", " " + _("Press any key to go back.") + "  ")]
     u = s.ui
-    if not u.get("goal"):
-        return keys[1:]
-    room = (rows - 4 - sum(f[1].count("\n") for f in keys)) if rows else 99  # borders and the title line
     cells = max(20, min(74, w - 6))
-    parts = [wrap(line, cells) for line in [u["goal"]] + list(u.get("special_cards") or ()) + list(u.get("legend") or ())]
-    while parts and sum(len(p) for p in parts) > room:
+    parts = [wrap(line, cells) for line in [u["goal"]] + list(u.get("special_cards") or ())
+             + list(u.get("legend") or ())] if u.get("goal") else []
+    lines = help_lines(_)
+    spare = [k for k, _w in lines if k in STATUS_BAR_KEYS or k == _("mouse")]
+
+    def keys_part():
+        out = [("", "\n"), ("class:title", " " + _("Keys") + " "), ("", "\n")]
+        for k, what in lines:
+            out += [("class:key", " " + pad(k, 18)), ("", what + "  \n")]  # a margin before the border
+        return out + [("", "\n"), ("class:dim", " " + _("Press any key to go back.") + "  ")]
+
+    def room():  # rows left for the game's lines: the borders and the title line
+        return (rows - 4 - sum(f[1].count("\n") for f in keys_part())) if rows else 99
+
+    while parts and spare and sum(len(p) for p in parts) > room():
+        drop = spare.pop()
+        lines = [x for x in lines if x[0] != drop]
+    keys = keys_part()
+    if not parts:
+        return keys[1:]
+    left = room()
+    while parts and sum(len(p) for p in parts) > left:
         if len(parts) > 1:
             parts.pop()
         else:
-            parts = [[cut(" ".join(parts[0]), cells)]] if room > 0 else []
+            parts = [[cut(" ".join(parts[0]), cells)]] if left > 0 else []
             break
     out = [("class:title", " " + (u.get("title") or "") + " "), ("", "\n")]  # the game explains itself
     for part in parts:
@@ -81,9 +98,11 @@ def _table(head, mins, rows) -> list:
     return out
 
 
-def score_sheet(s: Screen) -> list:
+def score_sheet(s: Screen, w: int = 80) -> list:
     """The score sheet: one row per deal settled (each player's change over the deal, then the
-    running total in brackets), and the standings at the end of the match."""
+    running total in brackets), and the standings at the end of the match. It fits ``w``
+    columns: a wide table (up to 12 seats) shows the running totals alone, names cut, and if that
+    is still too wide, as many players as fit — ← → scroll to the others."""
     _ = s._
     led = s.ui.get("ledger") or {}
     signed = led.get("signed", True)
@@ -93,23 +112,58 @@ def score_sheet(s: Screen) -> list:
     if not rows:
         return out + [("class:dim", " " + _("No deal has been settled yet.")), ("", "\n\n"),
                       ("class:dim", " " + _("Press any key to go back.") + " ")]
-    cell_w = max(10, min(18, (100 - 8) // max(1, n)))
-    head = [_("deal")] + [cut(s.name(i), cell_w - 1) for i in range(n)]
-    body = []
-    for dn, net, after in rows[-15:]:  # the latest deals; the totals row covers the rest
-        cells = []
-        for i in range(n):
-            c = "" if net[i] is None else amount_text(net[i], signed)
-            t = "" if after[i] is None else amount_text(after[i], signed)
-            cells.append(f"{c} ({t})" if c and t else (f"({t})" if t else c or "—"))
-        body.append(([str(dn)] + cells, False))
+    shown = rows[-15:]  # the latest deals; the totals row covers the rest
     tot = s.totals() or []
-    body.append(([_("total")] + [amount_text(tot[i], signed) if i < len(tot) else "" for i in range(n)], True))
-    out += _table(head, [6] + [cell_w] * n, body)
+    room = max(30, w - 4)  # the box's borders and a margin each side
+
+    def amt(x):
+        return "" if x is None else amount_text(x, signed)
+
+    def body_cells(both: bool) -> list[list[str]]:
+        out_rows = []
+        for _dn, net, after in shown:
+            row = []
+            for i in range(n):
+                c, t = amt(net[i]) if i < len(net) else "", amt(after[i]) if i < len(after) else ""
+                row.append((f"{c} ({t})" if c and t else (f"({t})" if t else c or "—")) if both else (t or c or "—"))
+            out_rows.append(row)
+        out_rows.append([amt(tot[i]) if i < len(tot) else "" for i in range(n)])
+        return out_rows
+
+    first = [str(dn) for dn, _n, _a in shown] + [_("total")]
+    first_w = max(width(x) for x in first + [_("deal")]) + 1
+    for both, name_cap in ((True, 16), (False, 0)):
+        cells = body_cells(both)
+        widths = [max(max(width(r[i]) for r in cells), min(width(s.name(i)), name_cap or 5)) + 1 for i in range(n)]
+        if first_w + sum(widths) <= room:
+            break
+    seats = list(range(n))
+    if first_w + sum(widths) > room:  # still too wide: the players that fit from s.sheet_from on
+        s.sheet_from = max(0, min(s.sheet_from, n - 1))
+        seats, used = [], first_w
+        for i in range(s.sheet_from, n):
+            if seats and used + widths[i] > room:
+                break
+            seats.append(i)
+            used += widths[i]
+        s.sheet_from = seats[0]
+    head = [_("deal")] + [cut(s.name(i), widths[i] - 1) for i in seats]
+    body = [([first[k]] + [r[i] for i in seats], k == len(cells) - 1) for k, r in enumerate(cells)]
+    out += _table(head, [first_w] + [widths[i] for i in seats], body)
+    if not both:
+        out += [("", "\n "), ("class:dim", _("Each cell is the running total after the deal."))]
+    if len(seats) < n:
+        out += [("", "\n "), ("class:dim", _("{k} of {n} players shown; ← → show the others.").format(
+            k=len(seats), n=n))]
     if s.final_deal and not in_deal(s.view or {}):
-        out += [("", "\n "), ("class:phase", _("Final standings:") + " " + ", ".join(
-            f"{place}. {name} {amount_text(total, signed)}" for place, name, total in s.standings()))]
+        line = _("Final standings:") + " " + ", ".join(
+            f"{place}. {name} {amount_text(total, signed)}" for place, name, total in s.standings())
+        out += [("", "\n "), ("class:phase", "\n ".join(wrap(line, room - 1)))]
     if len(rows) > 15:
         out += [("", "\n "), ("class:dim", _("(the last 15 of {n} deals)").format(n=len(rows)))]
+    if s.rematch_question:  # the match's end: the answer can be given from here
+        out += [("", "\n\n "), ("class:yourturn", " " + _("Play again with the same seats?") + " "),
+                ("", " "), ("class:key", "[r]"), ("", " " + _("Play again") + "  "),
+                ("class:key", "[n]"), ("", " " + _("No, leave the table") + " ")]
     out += [("", "\n\n"), ("class:dim", " " + _("Press any key to go back.") + " ")]
     return out

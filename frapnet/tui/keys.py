@@ -2,7 +2,7 @@
 
 :meth:`KeysMixin.press` turns a key name into intents for the application: ``("act", [verb,
 arg?])`` (send this action), ``("quit",)``, ``("chat",)`` (focus the chat line), ``("bell",
-on)`` or nothing. Only actions listed in the view can be produced — a selection that matches no
+on)``, ``("rematch", accept)`` (the answer to a rematch offer) or nothing. Only actions listed in the view can be produced — a selection that matches no
 legal action cannot be confirmed, and a toggle that could never lead to one is refused.
 """
 from __future__ import annotations
@@ -54,6 +54,9 @@ class KeysMixin:
                 return [("quit",)]
             self.overlay = None
             return []
+        if self.overlay == "scores" and key in ("left", "right"):  # a wide table's other players
+            self.sheet_from = max(0, self.sheet_from + (1 if key == "right" else -1))
+            return []
         if self.overlay in ("help", "scores"):
             self.overlay = None
             self.pending_scores = False
@@ -66,8 +69,11 @@ class KeysMixin:
         """Handle one key (prompt_toolkit names: ``"f"``, ``"1"``, ``"left"``, ``"enter"``, ``"space"``,
         ``"escape"``, ``"f1"``, ``"c-c"``, ``"c-d"``, ``"tab"``, ``"pageup"``, ``"pagedown"``; mouse:
         ``"card:I"``, ``"button:K"``). Returns the intents: ``[("act", action)]``, ``[("quit",)]``,
-        ``[("chat",)]``, ``[("bell", on)]`` or ``[]``."""
-        done = self._overlay_key(key)
+        ``[("chat",)]``, ``[("bell", on)]``, ``[("rematch", accept)]`` (then ``("quit",)`` after a
+        no) or ``[]``."""
+        done = self.rematch_key(key) if self.overlay != "quit" else None  # r / n: the rematch's answer
+        if done is None:
+            done = self._overlay_key(key)
         if done is not None:
             return done
         if key in ("pageup", "pagedown"):

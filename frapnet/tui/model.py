@@ -7,7 +7,8 @@ toggled cards, which card action the hand is choosing for). Its jobs are split b
 - :mod:`frapnet.tui.faces` — cards on the screen; :mod:`frapnet.tui.actions` — the legal
   actions grouped, and their keys; :mod:`frapnet.tui.viewdata` — the view checked;
 - :mod:`frapnet.tui.keys` — what each key does (:meth:`Screen.press`);
-- :mod:`frapnet.tui.scores` — settlements, the score sheet, the final standings.
+- :mod:`frapnet.tui.scores` — settlements, the score sheet, the final standings;
+- :mod:`frapnet.tui.rematch` — the rematch question at the match's end.
 
 The client keeps no game words or rules: labels, keys, the game's seat columns, why a card is
 refused, where the cursor starts and the settlement's columns all come from the view's ``ui``
@@ -21,6 +22,7 @@ from typing import Any, Callable
 from frapnet.tui.actions import Group, assign_keys, group_actions, within
 from frapnet.tui.faces import SUIT_SYMBOLS, card_face, hand_order  # noqa: F401 - re-exported
 from frapnet.tui.keys import KeysMixin
+from frapnet.tui.rematch import RematchMixin
 from frapnet.tui.scores import ScoresMixin
 from frapnet.tui.text import NAME_CELLS, fmt_amount, safe_name, safe_text, width
 from frapnet.tui.viewdata import clean_view, in_deal, report_balances, table_rules_lines
@@ -28,7 +30,7 @@ from frapnet.tui.viewdata import clean_view, in_deal, report_balances, table_rul
 LOG_LINES = 500
 
 
-class Screen(KeysMixin, ScoresMixin):
+class Screen(KeysMixin, ScoresMixin, RematchMixin):
     """Everything the client shows, and the player's selection. Pure: no terminal, no network.
 
     Feed it with :meth:`set_welcome`, :meth:`set_view`, :meth:`add_event`, :meth:`add_chat`,
@@ -51,6 +53,7 @@ class Screen(KeysMixin, ScoresMixin):
         self.pending_scores = False               # the score sheet opens when the settlement closes
         self.settlement: dict | None = None
         self.scores: dict[int, dict] = {}         # deal_no → {"net": [...], "after": [...]}
+        self.sheet_from = 0                       # the score sheet's first player shown (a wide table)
         self.final_result = None                  # balances from the host's closing message
         self.bell = False                         # ring when it becomes your turn (off by default)
         self.ring = False                         # set when the bell should ring now; the app clears it
@@ -119,6 +122,7 @@ class Screen(KeysMixin, ScoresMixin):
         old_dn = prev.get("deal_no") if isinstance(prev, dict) else None
         if isinstance(dn, int) and isinstance(old_dn, int) and dn < old_dn:
             self._new_match()  # a rematch: deals are counted afresh
+        self.take_sheet(view)  # every deal of the match so far, from the host
         if isinstance(dn, int) and dn not in self._bases and dealing:
             if lr and report_balances(lr) is not None:
                 self._bases[dn] = list(report_balances(lr))
@@ -169,6 +173,7 @@ class Screen(KeysMixin, ScoresMixin):
         self._bases, self._settled, self.scores = {}, set(), {}
         self.settlement, self.final_result, self.pending_scores = None, None, False
         self._turn_up_seen = set()
+        self.rematch = None
         if self.overlay in ("settlement", "scores"):
             self.overlay = None
 
@@ -200,9 +205,8 @@ class Screen(KeysMixin, ScoresMixin):
         if self.closed is not None or not isinstance(msg, dict):
             return
         _ = self._
-        reason = msg.get("reason")
-        known = {"match over": _("match over"), "host stopping": _("the host is stopping")}
-        self.closed = known.get(reason) or safe_text(reason or "", 80)
+        self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 80))
+        self.rematch = None
         res = msg.get("result") if isinstance(msg.get("result"), dict) else {}
         bal = None
         for k in ("balances", "points"):

@@ -66,6 +66,10 @@ def header(s: Screen, w: int) -> list:
         parts += [("class:phase", "  " + _("match over"))]
     if not parts:
         parts = [("class:dim", " " + (_("Waiting for the host…") if s.view is None else _("Waiting for players…")))]
+    elif parts[0][1].lstrip(" ·") != parts[0][1]:  # a game without trump or talon: no separator first
+        parts[0] = (parts[0][0], " " + parts[0][1].lstrip(" ·")) + tuple(parts[0][2:])
+        if parts[0][1] == " " and len(parts) > 1:
+            parts = [(parts[1][0], " " + parts[1][1].lstrip())] + parts[2:]
     return line1 + [("", "\n")] + parts + [("", "\n")]
 
 
@@ -171,6 +175,8 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         out += [("class:yourturn", " " + _("Your turn") + " ")]
     elif s.to_act:
         out += [("class:dim", " " + _("Waiting for {who}").format(who=", ".join(s.name(x) for x in s.to_act)))]
+    elif s.rematch_heading():  # the rematch offer at the match's end: r plays again, n leaves
+        out += [("class:yourturn" if s.rematch_question else "class:dim", " " + s.rematch_heading() + " ")]
     elif v.get("match_over") or s.final_deal:
         out += [("class:dim", " " + _("The match is over."))]
     elif not v.get("deal_no"):
@@ -264,6 +270,8 @@ def actions(s: Screen, w: int, click: Callable | None = None) -> list:
                 items.append(("Enter", lab, "enter", "class:button.go"))
     for k, label, _item in s.buttons():
         items.append((k, label, f"button:{k}", "class:button"))
+    for k, label in s.rematch_buttons():
+        items.append((k, label, f"button:{k}", "class:button.go" if k == "r" else "class:button"))
     out.append(("", " "))
     lim = max(20, w - 8)  # a label is cut only if it cannot fit on a line of its own
     for k, label, key, style in items:

@@ -21,6 +21,22 @@ def amount_text(n, signed: bool = True) -> str:
 class ScoresMixin:
     """Settlements (``self.settlement``), the score sheet (``self.scores``) and the standings."""
 
+    def take_sheet(self, view: dict) -> None:
+        """The host's score sheet of the whole match (the view's ``sheet``: every settled deal's
+        totals, so a player who joins or reconnects mid-match sees every deal): the score sheet
+        and the balances before each deal (for the settlement's change column) are taken from it."""
+        rows = view.get("sheet")
+        if not rows:
+            return
+        prev = [0] * len(rows[0]["after"])
+        scores = {}
+        for r in rows:
+            self._bases[r["deal"]] = prev
+            scores[r["deal"]] = {"net": [a - b for a, b in zip(r["after"], prev)], "after": list(r["after"])}
+            prev = r["after"]
+        self._bases.setdefault(rows[-1]["deal"] + 1, prev)
+        self.scores = scores
+
     def show_settlement(self, report: dict, deal_no: int, view: dict) -> None:
         """Build the settlement of deal ``deal_no`` from ``report`` and the ``view`` that carries
         it (``ui.report``: the game's columns), remember the deal on the score sheet, log it and
@@ -127,8 +143,9 @@ class ScoresMixin:
     # --- the score sheet and the standings --------------------------------------------------------
 
     def score_rows(self) -> list[tuple[int, list, list]]:
-        """The score sheet: per deal seen, ``(deal_no, change per seat, total per seat)``, oldest
-        first (None where unknown: deals before this client arrived)."""
+        """The score sheet: per deal, ``(deal_no, change per seat, total per seat)``, oldest first
+        (from the host's ``sheet``: every deal of the match; None where unknown — an older host
+        that sends no sheet, for deals before this client arrived)."""
         return [(dn, x["net"], x["after"]) for dn, x in sorted(self.scores.items())]
 
     def totals(self) -> list | None:

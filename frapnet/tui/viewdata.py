@@ -93,7 +93,26 @@ def clean_view(v: dict) -> dict:
     out["last_report"] = v.get("last_report") if isinstance(v.get("last_report"), dict) else None
     out["match_over"] = v.get("match_over") is True
     n = out["players"] or len(out["names"])
+    out["sheet"] = clean_sheet(v.get("sheet"), n) if "sheet" in v else None
     out["ui"] = clean_ui(v.get("ui"), n)
+    return out
+
+
+def _int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def clean_sheet(rows, n: int) -> list[dict]:
+    """The view's ``sheet`` (the match's score sheet, docs/protocol.md) checked: rows
+    ``{"deal": int, "after": [int per seat], "pot": int|None}`` with rising deal numbers; a row
+    of another shape ends the list (an older or buggy host: the client keeps what it saw)."""
+    out: list[dict] = []
+    for r in rows[:10_000] if isinstance(rows, list) else []:
+        after = r.get("after") if isinstance(r, dict) else None
+        if not (isinstance(after, list) and len(after) == n and all(_int(x) for x in after) and _int(r.get("deal"))
+                and (not out or r["deal"] > out[-1]["deal"])):
+            break
+        out.append({"deal": r["deal"], "after": list(after), "pot": r.get("pot") if _int(r.get("pot")) else None})
     return out
 
 

@@ -39,6 +39,11 @@
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
       "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
       "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
+      "The match is over. Play again with the same seats? Answer within {n} s.": "Партия окончена. Сыграть ещё раз тем же составом? Ответ в течение {n} с.",
+      "Play again": "Сыграть ещё", "No, leave the table": "Нет, выйти из-за стола",
+      "You will play again; waiting for the others to answer.": "Вы играете ещё раз; ждём ответа остальных.",
+      "The match is over; the players are asked whether they play again.": "Партия окончена; игроков спрашивают, сыграют ли они ещё раз.",
+      "Match {n} begins with the same seats.": "Партия {n} начинается тем же составом.",
     },
   };
   let lang = pickLang();
@@ -81,7 +86,7 @@
   const S = {
     ws: null, gen: 0, status: "connecting", welcome: null, view: null, log: [], sheet: [], selected: [],
     actionsSig: "", want: null, closed: null, retry: 0, retryTimer: null, since: 0, joinedOnce: false,
-    message: "",
+    message: "", rematch: null,
   };
   window.frapnet = S; // for people and tests poking at the page: what it was told, nothing more
   function store() {
@@ -111,7 +116,8 @@
     setStatus(S.joinedOnce ? "reconnecting" : "connecting");
     ws.onopen = () => {
       if (gen !== S.gen) return;
-      const hello = { type: "hello", protocol: PROTOCOL, name: want.name, lang: lang };
+      // rematch: this page shows the host's rematch offer and answers it (protocol.md "Rematch")
+      const hello = { type: "hello", protocol: PROTOCOL, name: want.name, lang: lang, rematch: true };
       const pw = want.password || sessionStorage.getItem(KEY + ".password");
       if (pw) hello.password = pw;
       if (want.spectate) hello.spectate = true;
@@ -189,7 +195,22 @@
       case "shuffle_reveal":
         fair(msg);
         break;
+      case "rematch_offer": {  // the match is over: play again with the same seats? (protocol.md "Rematch")
+        const seat = S.welcome && isInt(S.welcome.seat) ? Number(S.welcome.seat) : null;
+        const asked = seat !== null && Array.isArray(msg.waiting) && msg.waiting.map(Number).includes(seat);
+        S.rematch = { seconds: Math.round(Number(msg.seconds)) || 0, asked: asked, answer: null };
+        render();
+        break;
+      }
+      case "rematch_start":  // a new match at the same seats: its deals count from 1 again
+        S.rematch = null;
+        S.sheet = [];
+        save({ sheet: [] });
+        addLog("status", t("Match {n} begins with the same seats.", { n: isInt(msg.match) ? String(msg.match) : "?" }));
+        render();
+        break;
       case "closing":
+        S.rematch = null;
         S.closed = msg;
         if (msg.result && typeof msg.result === "object") save({ token: null });
         if (String(msg.reason || "").startsWith("replaced")) {
@@ -240,7 +261,10 @@
     S.view = v;
     const sig = JSON.stringify((v.actions || []).map((a) => a && a.action), (k, x) => typeof x === "bigint" ? x.toString() : x);
     if (sig !== S.actionsSig) { S.actionsSig = sig; S.selected = []; }
-    if (v.last_report && isInt(v.deal_no) && !S.sheet.some((r) => r.deal === Number(v.deal_no))
+    if (Array.isArray(v.sheet)) {  // the host's score sheet: every deal of the match (protocol.md "view")
+      S.sheet = v.sheet.filter((r) => r && isInt(r.deal) && Array.isArray(r.after)).map((r) => ({
+        deal: Number(r.deal), balances: r.after, pot: isInt(r.pot) ? r.pot : null, ledger: v.ledger || "chips" }));
+    } else if (v.last_report && isInt(v.deal_no) && !S.sheet.some((r) => r.deal === Number(v.deal_no))
         && !(v.to_act && v.to_act.length)) addSheetRow(v.last_report, v.deal_no);
     render();
   }
@@ -461,7 +485,13 @@
     if (!me) turn.textContent = who ? t("Watching. To act: {who}", { who }) : t("Watching.");
     else if (toAct.includes(Number(v.seat))) { turn.textContent = t("Your turn"); turn.className = "mine"; }
     else if (toAct.length) turn.textContent = t("Waiting for {who}", { who });
-    else if (v.match_over || S.closed) turn.textContent = t("The match is over.");
+    else if (S.rematch && !S.closed) {
+      const r = S.rematch;
+      turn.textContent = !r.asked ? t("The match is over; the players are asked whether they play again.")
+        : r.answer ? t("You will play again; waiting for the others to answer.")
+        : t("The match is over. Play again with the same seats? Answer within {n} s.", { n: r.seconds });
+      if (r.asked && r.answer === null) turn.className = "mine";
+    } else if (v.match_over || S.closed) turn.textContent = t("The match is over.");
     else if (!isInt(v.deal_no) || Number(v.deal_no) === 0) {
       const taken = (v.connection || []).filter((c) => c && c !== "empty").length;
       turn.textContent = t("Waiting for players: {k} of {n} seats taken", { k: taken, n: amount(v.players) });
@@ -503,6 +533,21 @@
     if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
     if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
     for (const x of g.simple) acts.append(actionButton(x, ""));
+    if (S.rematch && S.rematch.asked && S.rematch.answer === null && !S.closed) {
+      acts.append(h("button", { type: "button", id: "rematch-yes", class: "act go", onclick: () => answerRematch(true) }, t("Play again")));
+      acts.append(h("button", { type: "button", id: "rematch-no", class: "act", onclick: () => answerRematch(false) }, t("No, leave the table")));
+    }
+  }
+  function answerRematch(accept) {
+    if (!S.rematch) return;
+    S.rematch.answer = accept;
+    send({ type: "rematch", accept: accept });
+    if (!accept) {  // no: leave the table (the host closes it for everyone: no rematch with these seats)
+      send({ type: "leave" });
+      save({ token: null });
+      addLog("status", t("You left the table."));
+    }
+    render();
   }
   function actionButton(x, cls) {
     return h("button", { type: "button", class: "act " + cls, "data-action": JSON.stringify(x.action, (k, y) => typeof y === "bigint" ? y.toString() : y),

@@ -1,0 +1,102 @@
+"""A rematch with the same seats, as the terminal client shows it (docs/protocol.md "Rematch").
+
+A mixin of :class:`frapnet.tui.model.Screen`. At the match's end the host may send
+``rematch_offer`` (``seconds``, ``waiting``: the seats asked, ``match``: the new match's number);
+the screen then asks "play again with the same seats?" where the hand was, with two keys:
+``r`` (yes) and ``n`` (no: the client declines and leaves). ``rematch_start`` begins the new
+match; a ``closing`` ends the offer. All words are the chrome's (gettext, frapnet/locale).
+"""
+from __future__ import annotations
+
+import re
+
+REMATCH_KEYS = {"r": True, "n": False}
+
+
+class RematchMixin:
+    """``self.rematch``: None, or the open offer ``{"seconds", "match", "asked", "answer"}``
+    (``asked``: this seat's answer is awaited; ``answer``: None until r or n)."""
+
+    rematch: dict | None = None
+
+    def set_rematch(self, msg: dict) -> None:
+        """The host's ``rematch_offer`` or ``rematch_start`` message."""
+        _ = self._
+        if not isinstance(msg, dict):
+            return
+        if msg.get("type") == "rematch_start":
+            self._new_match()  # deals are counted from 1 again: a fresh score sheet
+            n = msg.get("match")
+            self.add_log("status", _("Match {n} begins with the same seats.").format(n=n if isinstance(n, int) else "?"))
+            return
+        if msg.get("type") != "rematch_offer" or self.closed is not None:
+            return
+        secs = msg.get("seconds")
+        secs = int(secs) if isinstance(secs, (int, float)) and not isinstance(secs, bool) and 0 < secs < 1e6 else 0
+        waiting = msg.get("waiting") if isinstance(msg.get("waiting"), list) else []
+        asked = self.seat is not None and self.seat in waiting
+        self.rematch = {"seconds": secs, "match": msg.get("match"), "asked": asked, "answer": None}
+        if self.scores:  # the match's end: its score sheet, the question below it
+            self._open_scores()
+        if asked:
+            self.add_log("status", _("The match is over. Press r to play again with the same seats, or n to "
+                                     "leave (answer within {n} s).").format(n=secs))
+        else:
+            self.add_log("status", _("The match is over; the players are asked whether they play again."))
+
+    @property
+    def rematch_question(self) -> bool:
+        """The offer is open and waits for this seat's answer (the keys r and n work)."""
+        r = self.rematch
+        return bool(r and r["asked"] and r["answer"] is None and self.closed is None)
+
+    def rematch_key(self, key: str):
+        """``r``/``n`` while the question is open: the intents (``("rematch", accept)``, and
+        ``("quit",)`` after a no); None for any other key."""
+        if not self.rematch_question:
+            return None
+        accept = REMATCH_KEYS.get(key[7:] if key.startswith("button:") else key)
+        if accept is None:
+            return None
+        self.rematch["answer"] = accept
+        self.overlay = None
+        if accept:
+            self.add_log("status", self._("You will play again; waiting for the others to answer."))
+            return [("rematch", True)]
+        return [("rematch", False), ("quit",)]
+
+    def rematch_heading(self) -> str:
+        """The line shown where the hand was while an offer is open ("" if none)."""
+        _ = self._
+        r = self.rematch
+        if not r or self.closed is not None:
+            return ""
+        if not r["asked"]:
+            return _("The match is over; the players are asked whether they play again.")
+        if r["answer"]:
+            return _("You will play again; waiting for the others to answer.")
+        return _("The match is over. Play again with the same seats? Answer within {n} s.").format(n=r["seconds"])
+
+    def rematch_buttons(self) -> list[tuple[str, str]]:
+        """``(key, label)`` of the answers while the question is open."""
+        if not self.rematch_question:
+            return []
+        _ = self._
+        return [("r", _("Play again")), ("n", _("No, leave the table"))]
+
+    def closing_reason(self, reason: str) -> str:
+        """The host's closing ``reason`` in the chrome's words where it is one the protocol names
+        (docs/protocol.md "closing", "Rematch"), else as sent."""
+        _ = self._
+        known = {"match over": _("match over"), "host stopping": _("the host is stopping")}
+        if reason in known:
+            return known[reason]
+        m = re.fullmatch(r"seat (\d+) (declined|left before) the rematch", reason)
+        if m:
+            who = self.name(int(m.group(1)))
+            return (_("{name} declined the rematch") if m.group(2) == "declined"
+                    else _("{name} left before the rematch")).format(name=who)
+        m = re.fullmatch(r"no answer to the rematch in ([0-9.]+) s", reason)
+        if m:
+            return _("no answer to the rematch in {n} s").format(n=m.group(1))
+        return reason
