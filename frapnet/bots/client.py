@@ -80,6 +80,7 @@ class Bot:
         self.client.on_closing = self._on_closing
         self.client.on_fairness = self._on_fairness
         self.client.on_rematch = self._on_rematch
+        self.client.answers_rematch = False  # it follows a rematch; people answer the offer
         self.checked = 0
         self.unfair = 0
         self.moves = 0

@@ -127,6 +127,7 @@ class TableClient:
         self.on_closing: Callable[[dict], Any] | None = None
         self.on_fairness: Callable[[Any], Any] | None = None
         self.on_rematch: Callable[[dict], Any] | None = None
+        self.answers_rematch: bool | None = None  # hello "rematch": None → whether on_rematch is set
         self.checker = DealChecker(nonce_source, on_verdict=self._fair)
         self._proto: _ClientProtocol | None = None
         self._connect_d: defer.Deferred | None = None
@@ -220,7 +221,8 @@ class TableClient:
             hello["bot"] = True
         if self.table is not None:
             hello["table"] = self.table
-        if self.on_rematch is not None:  # this client shows a rematch offer and answers it
+        answers = self.on_rematch is not None if self.answers_rematch is None else self.answers_rematch
+        if answers:  # this client shows a rematch offer to its player and answers it
             hello["rematch"] = True
         self._handshaking = True
         proto.sendMessage(hello)

@@ -100,8 +100,13 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     # amounts are never cut (F6: exact at any size): the balance column grows to fit
     bw = max([width(fmt_amount(b)) + 1 for b in bal if isinstance(b, int)] + [0])
     if not compact:
-        cols = (2, 20, 2, 15) + (14,) * len(game_cols) + (7, max(11, bw, width(ledger) + 1))
+        # the state column as wide as the words in it, so the trick column's heading fits 80 columns
+        used = [conn_words.get(s.connection(i), safe_text(s.connection(i), 13)) for i in range(n)]
+        sw = min(15, max(width(x) for x in used + [_("state")]) + 2)
+        cols = (2, 20, 2, sw) + (14,) * len(game_cols) + (7, max(11, bw, width(ledger) + 1))
         head = ["", _("player"), "", _("state")] + game_cols + [_("tricks"), ledger]
+        if sum(cols) + width(trick_head) > w:
+            trick_head = _("trick")
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
         cols = (1, 12, 2, 2) + (8,) * len(game_cols) + (3, max(7, bw))
