@@ -127,7 +127,8 @@ def test_host_play_opens_the_client_for_the_first_seat(tmp_path):
     cmd = " ".join([sys.executable, "-m", "frapnet", "host", "--play", "--player", "Olga", "--bots", "3",
                     "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--seed", "3", "--lang", "en"])
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                    f"cd {ROOT} && PROMPT_TOOLKIT_NO_CPR=1 {cmd}; sleep 30"], check=True)
+                    # a private data dir: the journal of the user running the suite is never resumed here
+                    f"cd {ROOT} && PROMPT_TOOLKIT_NO_CPR=1 XDG_DATA_HOME={tmp_path} {cmd}; sleep 30"], check=True)
     try:
         screen = ""
         deadline = time.time() + 20
