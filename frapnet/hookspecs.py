@@ -13,7 +13,8 @@ modules or objects whose functions are marked with :data:`hookimpl`::
 Who calls what: the engine (:mod:`frapnet.engine`) calls the rules hooks, the plugin loader
 (:mod:`frapnet.plugins`) calls the two ``register`` hooks once per plugin, and the computer
 players (:mod:`frapnet.bots`) call the three bot hooks at the end of this module
-(:func:`frapnet_sample_deal`, :func:`frapnet_policy`, :func:`frapnet_deal_result`;
+(:func:`frapnet_sample_deal`, :func:`frapnet_policy`, :func:`frapnet_deal_result`, and
+:func:`frapnet_candidates` for decisions with many legal actions;
 /work/team/bots-interface.md and docs/plugins.md show how).
 
 Required hooks: a plugin that registers a game must implement every hook in
@@ -354,4 +355,25 @@ def frapnet_deal_stats(state, report):
         times it happened to that seat in this deal (usually 0 or 1). Names are shown with
         ``_`` as spaces. None (or no implementation): the game has no counts of its own; the
         matches, deals and net result are counted anyway.
+    """
+
+
+# --- computer players: a shortlist for large decisions (optional, firstresult) ------------------
+
+@hookspec(firstresult=True)
+def frapnet_candidates(state, seat, actions, rng):
+    """A few sensible moves for ``expert`` to compare where ``seat`` has many legal actions (more
+    than :data:`frapnet.bots.players.MAX_CANDIDATES`, 12: Frak You's 286 passes K3, La Krap's
+    exchanges L7) — a search cannot tell hundreds apart with a few dozen samples.
+
+    :param state: a full State with a deal in progress, *sampled* as for :func:`frapnet_policy`:
+        read only what ``seat`` may know (its own hand and discards, public facts) — the tests
+        give it states that differ only in hidden cards and require the same list.
+    :param seat: the seat to move (in ``state.to_act``).
+    :param actions: ``engine.legal_actions(state, seat)`` (normalised tuples), non-empty.
+    :param rng: a :class:`random.Random` for any tie-breaking.
+    :returns: a list of distinct elements of ``actions`` (at most about 8; the search plays every
+        one in every sample), the policy's own move among them; or None, and ``expert`` plays
+        the policy's move. ``expert`` keeps the policy's move unless another candidate beats it
+        on the same samples by a clear margin (``frapnet.bots.players.MARGIN``).
     """

@@ -50,6 +50,7 @@ MIN_SAMPLES = 4
 
 MAX_CANDIDATES = 12
 """Above this many legal actions (Frak You's passes: 286; La Krap's exchanges: 64) ``expert``
+searches only the game's shortlist (``frapnet_candidates``, La Krap's exchanges) or, without one,
 plays ``basic``'s choice: a few samples cannot tell so many candidates apart (the search picked the
 one with the luckiest draws, and took seconds), see docs/bots-variants.md."""
 
@@ -251,7 +252,8 @@ class Player:
         cands = self._candidates(view, acts, table)
         if ("look",) in cands and view.get("hand") is None:
             return acts[cands.index(("look",))]  # F9 and kin: information first
-        if len(cands) > MAX_CANDIDATES:
+        shortlist = len(cands) > MAX_CANDIDATES
+        if shortlist and not rules.implemented("candidates"):
             return self._basic(view, acts, obs)
         seat = self.seat
         rng = self.rng
@@ -279,6 +281,13 @@ class Player:
             if anchor is None:
                 a = policy(root, seat, cands, random.Random(0))
                 anchor = cands.index(a) if a in cands else -1
+                if shortlist:  # frapnet_candidates: a few sensible moves, from the seat's knowledge only
+                    keep = sorted({cands.index(x) for x in rules.candidates(root, seat, cands, random.Random(0)) or ()
+                                   if x in cands} | ({anchor} if anchor >= 0 else set()))
+                    if len(keep) < 2:
+                        return acts[anchor] if anchor >= 0 else None
+                    anchor = keep.index(anchor) if anchor >= 0 else -1
+                    cands, acts = [cands[i] for i in keep], [acts[i] for i in keep]
             row = []
             for c in cands:
                 t = fast.copy_state(root)

@@ -326,6 +326,31 @@ def _exchange(d, seat, actions):
     return want if want in actions else None
 
 
+@hookimpl
+def frapnet_candidates(state, seat, actions, rng):
+    """L7: a few exchanges (at most 6) worth comparing — ``basic``'s (its weak face-down cards, those below
+    ``KEEP_AT``), the same keeping its strongest one or two of them, adding the next one or two
+    weakest cards, and keeping everything. Reads only the seat's own cards. None outside the
+    exchange."""
+    d = state.deal
+    if d.phase != P.EXCHANGE:
+        return None
+    hand = d.hand(seat)
+    trump = d.trump
+    order = sorted(d.down[seat], key=lambda c: (keep_value(c, trump, d.eff, hand), card_key(c)))
+    k = sum(1 for c in order if keep_value(c, trump, d.eff, hand) < KEEP_AT)
+    most = min(MAX_EXCHANGE, d.talon_count)
+    legal = set(actions)
+    own = _exchange(d, seat, actions)
+    out = [own] if own is not None else []
+    for m in (k, k - 1, k + 1, k - 2, k + 2, 0):
+        if 0 <= m <= most:
+            a = ("exchange", tuple(sorted(order[:m], key=card_key)))
+            if a in legal and a not in out:
+                out.append(a)
+    return out
+
+
 def strength(card, trump, eff, led):
     """A card's power in a trick (L3, L9): trumps above the suit led, above everything else."""
     s = eff[card]

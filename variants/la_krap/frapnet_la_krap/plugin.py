@@ -879,4 +879,4 @@ def frapnet_deal_stats(state, report):
 
 
 # computer players (issue #8): imported last, as they use this module's names
-from frapnet_la_krap.bots import frapnet_policy, frapnet_sample_deal  # noqa: E402,F401
+from frapnet_la_krap.bots import frapnet_candidates, frapnet_policy, frapnet_sample_deal  # noqa: E402,F401

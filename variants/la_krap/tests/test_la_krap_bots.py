@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from frapnet import engine
+from frapnet.bots import sampling
 from frapnet.testing import check_policy, check_sampler
 
 from frapnet_la_krap.testing import fillers, keep_all, play, start
@@ -88,3 +89,33 @@ def test_does_not_overtake_its_partner():
     assert [list(s) for s in st.deal.sides] == [[0, 2], [1, 3]]
     st, _ = play(st, "8H", "9H", "7S")
     assert policy(st) == ("play", "7H")
+
+
+def test_candidates_are_legal_exchanges_from_the_seats_knowledge_only():
+    """L7: expert's shortlist of exchanges (frapnet_candidates) holds basic's own exchange, at most
+    six distinct legal ones, and is the same when the hidden cards behind the seat's views differ."""
+    rng = random.Random(5)
+    checked = swapped = 0
+    table = engine.new_match("la_krap", 4)
+    for k in range(5):
+        deck = engine.pack(table)
+        rng.shuffle(deck)
+        st, _ = engine.start_deal(table, deck, k % 4)
+        mem = [sampling.Memory() for _ in range(4)]
+        for s in range(4):
+            mem[s].add(engine.view(st, s))
+        while st.deal.phase == "exchange":
+            seat = st.to_act[0]
+            acts = engine.legal_actions(st, seat)
+            got = st.rules.candidates(st, seat, acts, random.Random(1))
+            assert 1 <= len(got) <= 6 and len(set(got)) == len(got) and set(got) <= set(acts)
+            assert got[0] == st.rules.policy(st, seat, acts, random.Random(1))
+            assert len(got) >= 2 or st.deal.talon_count == 0
+            for other in sampling.sample_states(table, seat, mem[seat].views, random.Random(k), 1):
+                assert other.rules.candidates(other, seat, engine.legal_actions(other, seat), random.Random(1)) == got
+                swapped += 1
+            checked += 1
+            st, _ = engine.apply(st, seat, rng.choice(got))
+            for s in range(4):
+                mem[s].add(engine.view(st, s))
+    assert checked >= 15 and swapped >= 15
