@@ -45,7 +45,7 @@ def timing(game, decks, seed):
     from frapnet.bots import make_player
     from frapnet.bots.arena import _pct, deck_for
 
-    walls, cpus = [], []
+    walls, cpus, samples = [], [], []
     base = engine.new_match(game, 4)
     for i in range(decks):
         deck = deck_for(engine.pack(base), seed, i)
@@ -53,6 +53,7 @@ def timing(game, decks, seed):
             levels = ["expert" if (s - r) % 4 == 0 else "basic" for s in range(4)]
             bots = [make_player(levels[s], game=game, players=4, seat=s, seed=f"{seed}:{i}:{r}:{s}") for s in range(4)]
             st, _ = engine.start_deal(base, deck, 0)
+            seen: dict = {}
             for s in range(4):
                 bots[s].observe(engine.view(st, s))
             while st.phase == engine.DEAL:
@@ -63,11 +64,14 @@ def timing(game, decks, seed):
                 if levels[seat] == "expert":
                     walls.append(time.perf_counter() - w0)
                     cpus.append(time.process_time() - c0)
+                    samples.append(bots[seat].stats.get("samples", 0) - seen.get(seat, 0))
+                    seen[seat] = bots[seat].stats.get("samples", 0)
                 st, _ = engine.apply(st, seat, a)
                 for s in range(4):
                     bots[s].observe(engine.view(st, s))
     return {"decisions": len(walls), "p50": _pct(walls, .5) * 1000, "p99": _pct(walls, .99) * 1000,
-            "cpu_p50": _pct(cpus, .5) * 1000, "cpu_p99": _pct(cpus, .99) * 1000, "max": max(walls) * 1000}
+            "cpu_p50": _pct(cpus, .5) * 1000, "cpu_p99": _pct(cpus, .99) * 1000, "max": max(walls) * 1000,
+            "samples_p50": _pct([x for x in samples if x], .5)}
 
 
 def main(argv=None) -> int:
@@ -107,7 +111,8 @@ def main(argv=None) -> int:
         if not args.skip_timing:
             t = timing(g, args.timing_decks, args.seed)
             print(f"  expert at the default --think: {t['decisions']} decisions, wall p50 {t['p50']:.0f} ms, "
-                  f"p99 {t['p99']:.0f} ms, max {t['max']:.0f} ms; CPU p50 {t['cpu_p50']:.0f} ms, p99 {t['cpu_p99']:.0f} ms")
+                  f"p99 {t['p99']:.0f} ms, max {t['max']:.0f} ms; CPU p50 {t['cpu_p50']:.0f} ms, p99 {t['cpu_p99']:.0f} ms; "
+                  f"samples per searched decision p50 {t['samples_p50']:.0f}")
     print()
     print("| game | comparison | decks | mean per deal | 95% CI | decision p50 / p99 (wall) |")
     print("|---|---|---|---|---|---|")
