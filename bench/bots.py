@@ -43,6 +43,7 @@ def timing(game, decks, seed):
     """expert at the default think budget (wall clock), seat rotation as the arena."""
     from frapnet import engine
     from frapnet.bots import make_player
+    from frapnet.bots.levels import DEFAULT_THINK
     from frapnet.bots.arena import _pct, deck_for
 
     walls, cpus, samples = [], [], []
@@ -51,7 +52,9 @@ def timing(game, decks, seed):
         deck = deck_for(engine.pack(base), seed, i)
         for r in range(4):
             levels = ["expert" if (s - r) % 4 == 0 else "basic" for s in range(4)]
-            bots = [make_player(levels[s], game=game, players=4, seat=s, seed=f"{seed}:{i}:{r}:{s}") for s in range(4)]
+            # think given explicitly: a seeded player without it would examine SEEDED_ITERATIONS samples
+            bots = [make_player(levels[s], game=game, players=4, seat=s, seed=f"{seed}:{i}:{r}:{s}",
+                                think=DEFAULT_THINK if levels[s] == "expert" else None) for s in range(4)]
             st, _ = engine.start_deal(base, deck, 0)
             seen: dict = {}
             for s in range(4):
