@@ -13,7 +13,10 @@ dicts a client decodes from the host's bytes): :meth:`Player.observe` after ever
   the seat's observations, play every candidate action in each sample to the end of the deal with
   the game's policy for every seat (:mod:`frapnet.engine.fast`), and choose the best mean result
   (``frapnet_deal_result``), each sample weighted by how well the others' public choices so far
-  match the policy (:data:`LIKELY`). The same samples serve every candidate (common random numbers).
+  match the policy (:data:`LIKELY`) and their hidden choices completed as the policy would make them
+  (:class:`_OpponentModel`). The same samples serve every candidate (common random numbers); the
+  policy's own move stays unless another beats it by :data:`MARGIN` standard errors of the paired
+  difference (:func:`_pick`).
   Budget: ``think`` seconds of wall time per decision (default :data:`DEFAULT_THINK`), or a fixed
   number of samples ``iterations`` (reproducible: same seed, same choices).
 

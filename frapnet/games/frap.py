@@ -999,5 +999,6 @@ def frapnet_deal_stats(state, report):
     return out
 
 
-# --- computer players (issue #8): the sampler and the policy live in their own module ----------
-from frapnet.games.frap_bots import frapnet_policy, frapnet_sample_deal  # noqa: E402,F401
+# --- computer players (issue #8): the policy and the sampler live in modules of their own ------
+from frapnet.games.frap_bots import frapnet_policy  # noqa: E402,F401
+from frapnet.games.frap_sample import frapnet_sample_deal  # noqa: E402,F401
