@@ -154,7 +154,7 @@ def check_client_message(msg: dict) -> dict:
     if kind == "hello":
         version = _field(msg, "protocol", (str,), required=True, max_len=16)
         name = _field(msg, "name", (str,), required=True, max_len=4 * MAX_NAME)
-        clean = clean_text(name, MAX_NAME)
+        clean = " ".join(clean_text(name, 4 * MAX_NAME).split())[:MAX_NAME]  # "bot  1" is "bot 1" to everyone
         if not clean:
             raise ProtocolError("bad_name", "the player name is empty (after removing control characters)",
                                 fatal=True)
@@ -218,6 +218,9 @@ def _check_argument(arg: Any) -> None:
     else:
         items = (arg,)
     for x in items:
+        if isinstance(x, bool):
+            raise ProtocolError("bad_message", "act: an argument is a card, a suit, a number or a list of cards, "
+                                               "not true/false")
         if not isinstance(x, _SCALARS):
             what = "a list nested in a list" if isinstance(x, list) else type(x).__name__
             raise ProtocolError("bad_message", "act: an argument is a card, a suit, a number or a list of cards "

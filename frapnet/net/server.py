@@ -57,6 +57,11 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     def frameError(self, err: wire.WireError) -> None:
         if self._closing:
             return
+        if err.code == "bad_message":  # a decodable body of a refused shape (nested too deep): ignored
+            if not self._flooding():
+                log.info("{peer}: bad_message: {msg}", peer=self.peer_desc, msg=for_log(err.message, 300))
+                self.sendMessage(error_message(err.code, err.message))
+            return
         log.info("{peer}: {code}: {msg}; closing", peer=self.peer_desc, code=err.code, msg=for_log(err.message, 300))
         self.sendMessage(error_message(err.code, err.message))
         self.dropConnection(err.message)

@@ -36,6 +36,8 @@ MAX_BIN = 64 * 1024
 MAX_ARRAY = 4096
 MAX_MAP = 1024
 MAX_EXT = 1024
+MAX_DEPTH = 32
+"""Lists and maps nested deeper than this (the body's own map is depth 1) are ``malformed``."""
 EXT_BIGINT = 1
 MAX_BIGINT_DIGITS = 1000
 _BIGINT_RE = re.compile(rb"-?[0-9]{1,%d}\Z" % MAX_BIGINT_DIGITS)
@@ -222,11 +224,45 @@ def _has_timestamp(value: Any) -> bool:
     return False
 
 
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True if lists/maps inside ``value`` nest deeper than ``limit`` (iterative: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+def _why(exc: Exception) -> str:
+    """A reader's sentence for msgpack's exception (its class names are not for players)."""
+    text = str(exc).strip()
+    if isinstance(exc, msgpack.ExtraData):
+        return "bytes after the end of the message"
+    if type(exc).__name__ == "StackError" or isinstance(exc, RecursionError):
+        return "values nested far too deep to decode"
+    if isinstance(exc, UnicodeDecodeError):
+        return "a str that is not valid UTF-8"
+    for what, limit in (("str", MAX_STR), ("bin", MAX_BIN), ("array", MAX_ARRAY), ("map", MAX_MAP),
+                        ("ext", MAX_EXT)):
+        if f"max_{what}_len" in text:
+            return f"an {what} longer than the limit of {limit}" if what in ("array", "ext") \
+                else f"a {what} longer than the limit of {limit}"
+    if "incomplete input" in text:
+        return "the message ends too early (truncated)"
+    if isinstance(exc, (msgpack.FormatError, msgpack.OutOfData)) or not text:
+        return "not valid msgpack (a truncated or unknown encoding)"
+    return text[:200]
+
+
 def decode(body: bytes) -> dict:
     """Decode one frame body into a message map with a string ``"type"``.
 
-    Raises :class:`WireError` (``"malformed"``) for bad msgpack, trailing bytes, limits
-    exceeded, an unknown extension type (the timestamp extension −1 included), a top-level value that is not a map, or a missing or
+    Raises :class:`WireError` (``"bad_message"``, the connection stays open) for lists/maps nested
+    deeper than :data:`MAX_DEPTH`; (``"malformed"``) for bad msgpack, trailing bytes, limits
+    exceeded (msgpack's own nesting limit, about 1 000 levels, included), an unknown extension type (the timestamp extension −1 included), a top-level value that is not a map, or a missing or
     non-string ``type``; (``"too_large"``) for a body over :data:`MAX_FRAME`.
     """
     if len(body) > MAX_FRAME:
@@ -236,9 +272,12 @@ def decode(body: bytes) -> dict:
                               max_str_len=MAX_STR, max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
                               max_map_len=MAX_MAP, max_ext_len=MAX_EXT)
     except Exception as exc:  # msgpack raises many types (ExtraData, ValueError, UnicodeDecodeError…)
-        raise WireError("malformed", f"not a valid msgpack message: {type(exc).__name__}: {exc}"[:300]) from None
+        raise WireError("malformed", f"not a valid msgpack message: {_why(exc)}"[:300]) from None
     if not isinstance(msg, dict):
         raise WireError("malformed", f"a message is a map, not {type(msg).__name__}")
+    if _too_deep(msg):  # decodable, so only this message is refused: the connection stays open
+        raise WireError("bad_message", f"values nested more than {MAX_DEPTH} deep (lists and maps inside each "
+                                       f"other); the message is ignored")
     if b"\xff" in body and _has_timestamp(msg):  # ext -1's type byte is 0xff (never in UTF-8)
         raise WireError("malformed", "msgpack extension type -1 (timestamp) is not used by this protocol "
                                      "(only extension 1, big integers)")
