@@ -245,7 +245,7 @@ def verify(rec: dict, registry=None) -> list[dict]:
         _replay(rec, registry, check)
     except ReplayError as exc:
         where = "" if exc.action is None else f", action {exc.action + 1}"
-        raise VerifyError(exc.deal, f"the record does not replay{where}: rule {exc.rule}: {exc.message}") from None
+        raise VerifyError(exc.deal, f"the record does not replay{where}: {describe(exc.rule, exc.message)}") from None
     return out
 
 

@@ -264,3 +264,14 @@ def test_verify_command(tmp_path):
     assert res.returncode == 2 and out["ok"] is False and out["error"]["deal"] == 2
     res = _verify_cli(tmp_path, rec, "--json")
     assert res.returncode == 0 and [d["left_out"] for d in json.loads(res.stdout)["deals"]] == [[], [1], []]
+
+
+def test_verify_names_a_rule_but_never_rule_record():
+    """Issue #10 item 10 (errors said "rule record:"): an action after the deal has ended (rule
+    ``record``, record-format.md) is described in words only, with the action counted from 1."""
+    rec = fair_record(deals=1)
+    rec["deals"][0]["actions"].append([0, "frobnicate"])
+    e = verify_error(rec)
+    assert e.deal == 0 and "rule record" not in e.message
+    assert e.message == f"the record does not replay, action {len(rec['deals'][0]['actions'])}: " \
+                        "an action after the deal has ended"

@@ -21,7 +21,7 @@ def run(args) -> int:
         rec = record.loads(sys.stdin.buffer.read()) if args.file == "-" else record.load(args.file)
         checked = record.verify(rec, registry)
     except record.ReplayError as exc:  # not JSON, or not a record at all
-        err = record.VerifyError(exc.deal, f"the record does not replay: rule {exc.rule}: {exc.message}")
+        err = record.VerifyError(exc.deal, f"the record does not replay: {record.describe(exc.rule, exc.message)}")
     except record.VerifyError as exc:
         err = exc
     else:
