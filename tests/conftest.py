@@ -16,6 +16,15 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("FRAPNET_CONFIG", str(ROOT / "tests" / "suite-config.toml"))
 
 
+@pytest.fixture(autouse=True)
+def _private_data_folder(tmp_path_factory, monkeypatch):
+    """Each test, and every process it starts, has its own user data folder (XDG_DATA_HOME:
+    frapnet.paths.data_dir, where `frapnet host` keeps its journal by default, issue #9) — so no
+    test resumes another's unfinished match and nothing is written into the real user's folder.
+    A test that sets XDG_DATA_HOME itself still wins."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture(scope="session")
 def registry():
     from frapnet.plugins import default_registry
