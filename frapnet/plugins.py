@@ -29,6 +29,8 @@ from typing import Any, Iterable
 import pluggy
 
 from frapnet import hookspecs
+from frapnet.engine import rules as _engine_rules
+from frapnet.engine.rules import TRACE_ENV, Rules, trace_plugins  # noqa: F401 - the plugin API's names
 from frapnet.engine.spec import GameSpec, HouseRuleSpec
 from frapnet.errors import PluginError
 
@@ -471,58 +473,4 @@ def default_registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
     return reg
 
 
-TRACE_ENV = "FRAPNET_TRACE_PLUGINS"
-"""Set to a non-empty value other than ``0``: every hook call goes through pluggy (no direct fast
-path) and pluggy's tracing writes each call and its result to stderr (datasette's
-``DATASETTE_TRACE_PLUGINS``)."""
-
-# Hooks the loader calls itself, not the table: no positional caller on Rules.
-_LOADER_HOOKS = frozenset(("frapnet_register_games", "frapnet_register_house_rules"))
-
-
-def trace_plugins() -> bool:
-    """True when ``$FRAPNET_TRACE_PLUGINS`` asks for every hook call to be traced."""
-    return os.environ.get(TRACE_ENV, "") not in ("", "0")
-
-
-class Rules:
-    """One table's hook callers with positional call signatures (the engine's hot path).
-
-    One attribute per per-table hook of :mod:`frapnet.hookspecs`, named without the
-    ``frapnet_`` prefix (``rules.apply_action(state, seat, action)``), taking the spec's own
-    arguments (``HookSpec.argnames``) positionally — so a hook added to the specs gets a caller
-    with no table to update. Where a hook has exactly one plain implementation taking every
-    argument in the spec's order (the common case), its function is called directly; otherwise
-    through pluggy, so house rules and wrappers work as usual. ``trace`` (default: from
-    :func:`trace_plugins`) routes every call through pluggy and turns on its tracing to stderr,
-    so pluggy's call monitoring sees every call.
-    """
-
-    def __init__(self, pm: pluggy.PluginManager, trace: bool | None = None) -> None:
-        self.pm = pm
-        self.trace = trace_plugins() if trace is None else trace
-        if self.trace:
-            pm.trace.root.setwriter(sys.stderr.write)
-            pm.enable_tracing()
-        self.hooks: tuple[str, ...] = tuple(
-            n[len("frapnet_"):] for n in sorted(vars(pm.hook)) if n.startswith("frapnet_") and n not in _LOADER_HOOKS
-            and getattr(getattr(pm.hook, n), "spec", None) is not None)
-        for name in self.hooks:
-            setattr(self, name, self._caller(name))
-
-    def implemented(self, name: str) -> bool:
-        """True if some plugin of this table implements hook ``frapnet_<name>``."""
-        return bool(getattr(self.pm.hook, "frapnet_" + name).get_hookimpls())
-
-    def _caller(self, name: str):
-        caller = getattr(self.pm.hook, "frapnet_" + name)
-        args = tuple(caller.spec.argnames)
-        impls = caller.get_hookimpls()
-        if not self.trace and len(impls) == 1 and not (impls[0].hookwrapper or getattr(impls[0], "wrapper", False)) \
-                and tuple(impls[0].argnames) == args:
-            return impls[0].function
-
-        def call(*values, _caller=caller, _args=args):
-            return _caller(**dict(zip(_args, values)))
-        call.__name__ = name
-        return call
+_engine_rules.use_installed_plugins(default_registry)  # engine.new_match without a registry: these plugins

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from frapnet import engine
+import frapnet.plugins  # noqa: F401 - the installed plugins become the engine's default registry
 from frapnet.errors import PluginError, RuleError, describe
 
 FORMAT = "frapnet-record/1"

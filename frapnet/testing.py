@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from frapnet import engine
+import frapnet.plugins  # noqa: F401 - the installed plugins become the engine's default registry
 
 
 def shared_dir() -> Path:

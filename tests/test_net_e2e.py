@@ -48,7 +48,8 @@ def test_host_and_four_bot_processes_play_five_deals_and_record_replays(tmp_path
     rec = tmp_path / "match.json"
     host, port = start_host("--players", "4", "--deals", "5", "--seed", "42", "--pause", "0",
                             "--record", str(rec), "--name", "E2E table")
-    bots = [subprocess.Popen(FRAPNET + ["bot", f"127.0.0.1:{port}", "--name", f"Bot{i}", "--seed", "7",
+    # bots 2 and 3 both ask for "Bot2": the table seats the second as "Bot2 2" and it says so (issue #9/#10)
+    bots = [subprocess.Popen(FRAPNET + ["bot", f"127.0.0.1:{port}", "--name", f"Bot{min(i, 2)}", "--seed", "7",
                                         "--level", "basic" if i % 2 else "random"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV)
             for i in range(4)]
@@ -57,14 +58,16 @@ def test_host_and_four_bot_processes_play_five_deals_and_record_replays(tmp_path
     result = json.loads(out.strip().splitlines()[-1])
     assert result["table"] == "E2E table" and result["deals"] == 5 and result["game"] == "frap"
     assert sum(result["balances"]) + result["pot"] == 0  # F6
-    seats = set()
+    seats, names = set(), []
     for b in bots:
         bout, berr = finish(b)
         assert b.returncode == 0, berr[-2000:]
         lines = bout.strip().splitlines()
-        seats.add(int(re.match(r"frapnet bot: Bot\d at seat (\d) of E2E table", lines[0]).group(1)))
+        m = re.match(r"frapnet bot: (Bot\d(?: 2)?) at seat (\d) of E2E table", lines[0])
+        seats.add(int(m.group(2)))
+        names.append(m.group(1))
         assert json.loads(lines[-1])["balances"] == result["balances"]  # every bot saw the same end
-    assert seats == {0, 1, 2, 3}
+    assert seats == {0, 1, 2, 3} and sorted(names) == ["Bot0", "Bot1", "Bot2", "Bot2 2"]
     replay = subprocess.run(FRAPNET + ["replay", "--json", str(rec)], capture_output=True, text=True, cwd=ROOT)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     res = json.loads(replay.stdout)

@@ -25,6 +25,7 @@ import time
 from typing import Any, Callable
 
 from frapnet import engine
+import frapnet.plugins  # noqa: F401 - the installed plugins become the engine's default registry
 from frapnet.bots import sampling
 from frapnet.bots.players import make_player
 

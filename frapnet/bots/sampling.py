@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from frapnet import engine
+import frapnet.plugins  # noqa: F401 - the installed plugins become the engine's default registry
 from frapnet.engine import fast
 from frapnet.engine.state import BETWEEN, State
 

@@ -1,5 +1,7 @@
-"""What `frapnet host`, `frapnet play` and `frapnet join` read from their command lines the same
-way: table options (``--option KEY=VALUE``) and the default player name. Cheap to import."""
+"""What `frapnet host`, `play`, `join`, `bot` and `arena` read from their command lines the same
+way: table options (``--option KEY=VALUE``), the default player name, and the computer players'
+``--level``, ``--think`` and ``--iterations`` (one definition and one check for every command that
+takes them). Cheap to import."""
 from __future__ import annotations
 
 import getpass
@@ -22,6 +24,38 @@ def parse_options(items: list[str]) -> dict:
         except RecursionError:
             raise ValueError(f"--option {key.strip()}: the value is nested too deeply") from None
     return out
+
+
+def add_level_argument(p, who: str = "computer players' level") -> None:
+    """``--level`` (random, basic, expert; default None: the config file's, else the default)."""
+    from frapnet.bots.levels import DEFAULT_LEVEL, LEVELS, level_help
+
+    p.add_argument("--level", default=None, choices=tuple(LEVELS),
+                   help=f"{who} (default {DEFAULT_LEVEL}, or the config file's level):\n" + level_help())
+
+
+def add_search_arguments(p, think: bool = True, iterations_default: str = "") -> None:
+    """expert's budget: ``--think SECONDS`` (if ``think``) and ``--iterations N``."""
+    from frapnet.bots.levels import DEFAULT_THINK
+
+    if think:
+        p.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                       help=f"expert: wall-time budget per decision (default {DEFAULT_THINK})")
+    p.add_argument("--iterations", type=int, default=None, metavar="N",
+                   help="expert: examine exactly N sampled deals per decision (reproducible"
+                        + ("; overrides --think" if think else "") + (f"; default {iterations_default}" if
+                                                                       iterations_default else "") + ")")
+
+
+def check_search_arguments(args) -> str | None:
+    """What is wrong with ``--think`` (a positive number of seconds) or ``--iterations`` (at least
+    1), or None; an argument the command does not take is skipped."""
+    think, its = getattr(args, "think", None), getattr(args, "iterations", None)
+    if think is not None and not think > 0:
+        return f"--think must be a positive number of seconds, not {think}"
+    if its is not None and its < 1:
+        return f"--iterations must be at least 1, not {its}"
+    return None
 
 
 def default_name() -> str:

@@ -21,18 +21,15 @@ def add_arguments(p):
     p.add_argument("--decks", type=int, default=100, metavar="D", help="shuffled decks; each is played once per rotation (default 100)")
     p.add_argument("--seed", default="1", help="seed of the decks and the players (default 1): same seed, same numbers")
     p.add_argument("--jobs", type=int, default=1, metavar="J", help="play decks in J processes (default 1)")
-    p.add_argument("--iterations", type=int, default=None, metavar="K",
-                   help="expert examines K sampled deals per decision (default 24; reproducible)")
+    from frapnet.commands._options import add_search_arguments
+    add_search_arguments(p, think=False, iterations_default="24")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a table option (repeatable)")
     p.add_argument("--house-rule", action="append", default=[], metavar="NAME", help="a house rule (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the shape in docs/bots.md)")
 
 
 def _parse_options(items):
-    try:
-        from frapnet.commands._options import parse_options
-    except ImportError:  # before the host split (issue #9)
-        from frapnet.commands.host import parse_options
+    from frapnet.commands._options import parse_options
     return parse_options(items)
 
 
@@ -48,8 +45,10 @@ def run(args) -> int:
     if args.jobs < 1:
         print(f"frapnet arena: --jobs must be at least 1, not {args.jobs}", file=sys.stderr)
         return 2
-    if args.iterations is not None and args.iterations < 1:
-        print(f"frapnet arena: --iterations must be at least 1, not {args.iterations}", file=sys.stderr)
+    from frapnet.commands._options import check_search_arguments
+    problem = check_search_arguments(args)
+    if problem:
+        print(f"frapnet arena: {problem}", file=sys.stderr)
         return 2
     try:
         options = _parse_options(args.option)

@@ -12,15 +12,10 @@ HELP = "a computer player: join a table (HOST:PORT or a table name) and play it 
 
 
 def add_level_arguments(p):
-    """``--level``, ``--think``, ``--iterations`` (shared by bot, play and host)."""
-    from frapnet.bots.levels import DEFAULT_LEVEL, DEFAULT_THINK, LEVELS, level_help
-
-    p.add_argument("--level", default=None, choices=tuple(LEVELS),
-                   help="computer players' level (default " + DEFAULT_LEVEL + ", or the config file's level):\n" + level_help())
-    p.add_argument("--think", type=float, default=None, metavar="SECONDS",
-                   help=f"expert: wall-time budget per decision (default {DEFAULT_THINK})")
-    p.add_argument("--iterations", type=int, default=None, metavar="N",
-                   help="expert: examine exactly N sampled deals per decision (reproducible; overrides --think)")
+    """``--level``, ``--think``, ``--iterations`` (frapnet.commands._options)."""
+    from frapnet.commands._options import add_level_argument, add_search_arguments
+    add_level_argument(p)
+    add_search_arguments(p)
 
 
 def add_arguments(p):
@@ -79,11 +74,10 @@ def run(args) -> int:
     if args.delay < 0:
         print(f"frapnet bot: --delay must be 0 or more seconds, not {args.delay}", file=sys.stderr)
         return 2
-    if args.think is not None and not args.think > 0:
-        print(f"frapnet bot: --think must be a positive number of seconds, not {args.think}", file=sys.stderr)
-        return 2
-    if args.iterations is not None and args.iterations < 1:
-        print(f"frapnet bot: --iterations must be at least 1, not {args.iterations}", file=sys.stderr)
+    from frapnet.commands._options import check_search_arguments
+    problem = check_search_arguments(args)
+    if problem:
+        print(f"frapnet bot: {problem}", file=sys.stderr)
         return 2
     try:
         password = table_password(args.password)
@@ -121,7 +115,11 @@ def run(args) -> int:
             print(f"frapnet bot: cannot reach {host}:{port}: {exc}", file=sys.stderr)
             status["code"] = 1
             return
-        print(f"frapnet bot: {args.name} at seat {welcome.get('seat')} of {welcome.get('table')}", flush=True)
+        seat = welcome.get("seat")
+        # the name the table gave it: a second "Bot" at a table sits as "Bot 2" (one name per table)
+        name = next((p.get("name") for p in welcome.get("players") or () if isinstance(p, dict)
+                     and p.get("seat") == seat and p.get("name")), args.name)
+        print(f"frapnet bot: {name} at seat {seat} of {welcome.get('table')}", flush=True)
         result = await bot.done
         if result is not None:
             print(json.dumps(result, ensure_ascii=False), flush=True)

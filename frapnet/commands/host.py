@@ -23,9 +23,8 @@ def add_arguments(p):
                    help="players must give this password to join; - asks for it (or reads a line of standard "
                         "input); default: $FRAPNET_PASSWORD")
     p.add_argument("--bots", type=int, default=0, metavar="K", help="K seats played by computer players")
-    from frapnet.bots.levels import DEFAULT_LEVEL, LEVELS, level_help
-    p.add_argument("--level", default=None, choices=tuple(LEVELS),
-                   help="computer players' level (--bots and takeover) (default " + DEFAULT_LEVEL + ", or the config file's):\n" + level_help())
+    from frapnet.commands._options import add_level_argument
+    add_level_argument(p, "computer players' level (--bots and takeover)")
     p.add_argument("--deals", type=int, default=None, metavar="N", help="stop after N deals, then exit 0")
     p.add_argument("--db", default=None, metavar="FILE",
                    help="the journal: every accepted move is stored in this SQLite file before anyone is told, "

@@ -10,9 +10,8 @@ def add_arguments(p):
     p.add_argument("--house-rule", action="append", default=[], metavar="NAME", help="a house rule (repeatable)")
     p.add_argument("--plugins-dir", action="append", default=[], metavar="DIR",
                    help="also load one-file plugins from DIR (repeatable)")
-    from frapnet.bots.levels import DEFAULT_LEVEL, LEVELS, level_help
-    p.add_argument("--level", default=None, choices=tuple(LEVELS),
-                   help="computer players' level (default " + DEFAULT_LEVEL + ", or the config file's):\n" + level_help())
+    from frapnet.commands._options import add_level_argument
+    add_level_argument(p)
     p.add_argument("--seed", default=None, help="seed for shuffles and computer players (a reproducible match)")
     p.add_argument("--lang", default=None, choices=("en", "ru"), help="language (default: from the locale)")
     p.add_argument("--name", default=None, help="your name at the table (default: your login name)")

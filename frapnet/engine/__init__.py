@@ -8,7 +8,9 @@
     pub = public_view(state); seat_view(state, seat, pub)   # the same views, public part built once
 
 No I/O, no clock, no shuffling, no Twisted or prompt_toolkit. Games are plugins
-(frapnet.hookspecs); Frap is the built-in one (frapnet.games.frap).
+(frapnet.hookspecs); Frap is the built-in one (frapnet.games.frap). ``new_match`` without a
+``registry`` uses the installed plugins once :mod:`frapnet.plugins` is imported (records, bots
+and the commands do); a table's hook callers are :class:`frapnet.engine.rules.Rules`.
 """
 from frapnet.engine.core import (action_to_wire, apply, check_options, deal_report, deal_stats, describe_event, legal_actions,
                                  match_report, new_match, next_dealer, normalize_action, pack, public_view, record,

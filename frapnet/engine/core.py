@@ -11,6 +11,7 @@ from typing import Any, Iterable
 
 from frapnet.cards import ALL_CARDS, CardError, card_key, parse_card, SUITS
 from frapnet.engine.present import ui as present_ui
+from frapnet.engine.rules import Rules, installed_registry
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
 from frapnet.errors import RuleError
@@ -20,10 +21,7 @@ _CANONICAL = frozenset(ALL_CARDS)
 
 
 def _registry(registry):
-    if registry is None:
-        from frapnet.plugins import default_registry
-        registry = default_registry()
-    return registry
+    return installed_registry() if registry is None else registry
 
 
 def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
@@ -63,12 +61,11 @@ def new_match(game: str, players: int, options: dict | None = None, house_rules:
 
     ``options`` maps option names to values (missing ones take their defaults);
     ``house_rules`` names active house-rule plugins (F26, F27). ``registry`` is a
-    :class:`frapnet.plugins.Registry` (default: the installed plugins).
+    :class:`frapnet.plugins.Registry` (default: the installed plugins, once :mod:`frapnet.plugins`
+    is imported — :func:`frapnet.engine.rules.installed_registry`; PluginError before).
     Raises RuleError (F1, F2, F5…, or "record" for an unknown option) or PluginError
     (unknown game or house rule).
     """
-    from frapnet.plugins import Rules  # the table's hook callers
-
     reg = _registry(registry)
     spec = reg.game(game)
     house_rules = tuple(house_rules)

@@ -1,0 +1,96 @@
+"""A table's hook callers (:class:`Rules`) and where the engine finds the installed plugins.
+
+:class:`Rules` wraps one table's pluggy ``PluginManager`` (made by
+:meth:`frapnet.plugins.Registry.plugin_manager`) in positional callers, the engine's hot path.
+The plugin *loading* — built-ins, entry points, plugins dirs — is :mod:`frapnet.plugins`, a layer
+above the engine: when a caller of :func:`frapnet.engine.new_match` passes no ``registry``, the
+engine asks :func:`installed_registry`, which uses the loader that :mod:`frapnet.plugins` gives
+it when imported (:func:`use_installed_plugins`) — so the engine never imports the loader. Every
+``frapnet`` module that may leave the registry out (records, bots, testing, the host, commands)
+imports :mod:`frapnet.plugins`. ``frapnet.plugins.Rules`` stays importable for plugin authors.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable
+
+import pluggy
+
+from frapnet.errors import PluginError
+
+_installed: Callable[[], Any] | None = None
+
+
+def use_installed_plugins(load: Callable[[], Any]) -> None:
+    """Make ``load()`` (returning a :class:`frapnet.plugins.Registry` of the installed plugins)
+    the engine's registry when a caller passes none; :mod:`frapnet.plugins` calls this on import."""
+    global _installed
+    _installed = load
+
+
+def installed_registry():
+    """The installed plugins' registry (see :func:`use_installed_plugins`). Raises PluginError
+    when no loader was given: pass ``registry=frapnet.plugins.default_registry()``, or import
+    :mod:`frapnet.plugins` first."""
+    if _installed is None:
+        raise PluginError("no plugin registry: pass registry=frapnet.plugins.default_registry() "
+                          "(or import frapnet.plugins, which makes the installed plugins the default)")
+    return _installed()
+
+
+TRACE_ENV = "FRAPNET_TRACE_PLUGINS"
+"""Set to a non-empty value other than ``0``: every hook call goes through pluggy (no direct fast
+path) and pluggy's tracing writes each call and its result to stderr (datasette's
+``DATASETTE_TRACE_PLUGINS``)."""
+
+# Hooks the loader calls itself, not the table: no positional caller on Rules.
+_LOADER_HOOKS = frozenset(("frapnet_register_games", "frapnet_register_house_rules"))
+
+
+def trace_plugins() -> bool:
+    """True when ``$FRAPNET_TRACE_PLUGINS`` asks for every hook call to be traced."""
+    return os.environ.get(TRACE_ENV, "") not in ("", "0")
+
+
+class Rules:
+    """One table's hook callers with positional call signatures (the engine's hot path).
+
+    One attribute per per-table hook of :mod:`frapnet.hookspecs`, named without the
+    ``frapnet_`` prefix (``rules.apply_action(state, seat, action)``), taking the spec's own
+    arguments (``HookSpec.argnames``) positionally — so a hook added to the specs gets a caller
+    with no table to update. Where a hook has exactly one plain implementation taking every
+    argument in the spec's order (the common case), its function is called directly; otherwise
+    through pluggy, so house rules and wrappers work as usual. ``trace`` (default: from
+    :func:`trace_plugins`) routes every call through pluggy and turns on its tracing to stderr,
+    so pluggy's call monitoring sees every call.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, trace: bool | None = None) -> None:
+        self.pm = pm
+        self.trace = trace_plugins() if trace is None else trace
+        if self.trace:
+            pm.trace.root.setwriter(sys.stderr.write)
+            pm.enable_tracing()
+        self.hooks: tuple[str, ...] = tuple(
+            n[len("frapnet_"):] for n in sorted(vars(pm.hook)) if n.startswith("frapnet_") and n not in _LOADER_HOOKS
+            and getattr(getattr(pm.hook, n), "spec", None) is not None)
+        for name in self.hooks:
+            setattr(self, name, self._caller(name))
+
+    def implemented(self, name: str) -> bool:
+        """True if some plugin of this table implements hook ``frapnet_<name>``."""
+        return bool(getattr(self.pm.hook, "frapnet_" + name).get_hookimpls())
+
+    def _caller(self, name: str):
+        caller = getattr(self.pm.hook, "frapnet_" + name)
+        args = tuple(caller.spec.argnames)
+        impls = caller.get_hookimpls()
+        if not self.trace and len(impls) == 1 and not (impls[0].hookwrapper or getattr(impls[0], "wrapper", False)) \
+                and tuple(impls[0].argnames) == args:
+            return impls[0].function
+
+        def call(*values, _caller=caller, _args=args):
+            return _caller(**dict(zip(_args, values)))
+        call.__name__ = name
+        return call
