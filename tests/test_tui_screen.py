@@ -305,6 +305,19 @@ def test_the_last_deal_of_a_match_never_says_carried_to_the_next_deal():
     assert "next deal" not in text_of(render.settlement(s))
 
 
+def test_deal_1_of_2_settled_after_deal_2_began_does_not_say_the_match_is_over():
+    """--deals 2: deal 1's settlement, still open (or first shown) once deal 2 is dealt — the
+    view is then deal 2 of 2 — says nothing of the match's end; deal 2's does (issue #10)."""
+    s, st = _frap_deals(2, deals_limit=2)
+    first = s.score_rows()[0]
+    s.show_settlement(st.reports[0], 1, view(st, 0))
+    assert s.settlement["deal_no"] == 1 and not s.final_deal
+    assert "match is over" not in text_of(render.settlement(s)) and "match over" not in s.settlement_line()
+    s.show_settlement(st.reports[1], 2, view(st, 0))
+    assert s.final_deal and "The match is over" in text_of(render.settlement(s))
+    assert s.score_rows()[0] == first
+
+
 def test_names_are_cut_to_16_columns_in_the_log_as_in_the_seat_table():
     long = "Konstantin Konstantinopolsky"
     s, st = _frap_deals(1, names=[long, "Ivan", "Pyotr", "Anna"])

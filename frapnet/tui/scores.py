@@ -85,13 +85,18 @@ class ScoresMixin:
 
     @property
     def final_deal(self) -> bool:
-        """No deal follows: the match is over (view or the host's closing message) or the host's
-        deal limit (welcome ``deals``) is reached."""
+        """No deal follows the deal settled last (the open settlement's, else the view's): the
+        match is over (view or the host's closing message) with no later deal dealt, or that deal
+        is the host's deal limit (welcome ``deals``). A settlement seen after the next deal began
+        (the view is of deal 2 of 2 while deal 1's box is open) does not say "match over"."""
         v = self.view or {}
-        if v.get("match_over") or self.closed is not None:
+        dn = v.get("deal_no")
+        settled = (self.settlement or {}).get("deal_no")
+        if isinstance(settled, int) and isinstance(dn, int) and settled < dn:
+            dn = settled  # a later deal is under way: deal `settled` was not the last
+        elif v.get("match_over") or self.closed is not None:
             return True
         limit = (self.welcome or {}).get("deals")
-        dn = v.get("deal_no")
         return isinstance(limit, int) and isinstance(dn, int) and limit > 0 and dn >= limit
 
     def pot_word(self):
