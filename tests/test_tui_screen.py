@@ -318,6 +318,24 @@ def test_deal_1_of_2_settled_after_deal_2_began_does_not_say_the_match_is_over()
     assert s.score_rows()[0] == first
 
 
+def test_a_hand_of_twenty_cards_takes_two_lines_at_80_columns():
+    """Frak You's hands grow as tricks are taken into them (K5): a hand wider than the terminal
+    goes on over several lines of cards, each card and its key shown, none past 80 columns."""
+    st = table()
+    st = act(st, 0, "look")
+    v = view(st, 0)
+    cards = [f"{r}{u}" for u in "SHDC" for r in ("A", "K", "Q", "J", "10")]
+    v["hand"] = cards
+    v["actions"] = [{"action": ["play", c], "label": f"Play {c}"} for c in cards]
+    s = Screen()
+    s.set_view(v)
+    lines = text_of(render.hand(s, 80)).splitlines()
+    assert max(render.width(ln) for ln in lines) <= 80
+    shown = " ".join(lines)
+    assert all(render.card_face(c) in shown for c in cards)
+    assert len([ln for ln in lines if "╭───╮" in ln]) == 2
+
+
 def test_names_are_cut_to_16_columns_in_the_log_as_in_the_seat_table():
     long = "Konstantin Konstantinopolsky"
     s, st = _frap_deals(1, names=[long, "Ivan", "Pyotr", "Anna"])

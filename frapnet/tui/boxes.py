@@ -162,8 +162,10 @@ def score_sheet(s: Screen, w: int = 80) -> list:
     if len(rows) > 15:
         out += [("", "\n "), ("class:dim", _("(the last 15 of {n} deals)").format(n=len(rows)))]
     if s.rematch_question:  # the match's end: the answer can be given from here
-        out += [("", "\n\n "), ("class:yourturn", " " + _("Play again with the same seats?") + " "),
-                ("", " "), ("class:key", "[r]"), ("", " " + _("Play again") + "  "),
-                ("class:key", "[n]"), ("", " " + _("No, leave the table") + " ")]
+        ask = " " + _("Play again with the same seats?") + " "
+        answers = [("class:key", "[r]"), ("", " " + _("Play again") + "  "),
+                   ("class:key", "[n]"), ("", " " + _("No, leave the table") + " ")]
+        wide = width(ask) + 1 + sum(width(t) for _st, t in answers) <= room
+        out += [("", "\n\n "), ("class:yourturn", ask), ("", " " if wide else "\n ")] + answers
     out += [("", "\n\n"), ("class:dim", " " + _("Press any key to go back.") + " ")]
     return out

@@ -220,37 +220,51 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
             [("", "\n")] + lab + [("", "\n")]
     hand_cards = s.hand or []
     marks = {k: cut(m, 1) for k, m in (s.ui.get("card_marks") or {}).items() if width(cut(m, 1)) == 1}
-    top, mid, bot, keys = [("", " ")], [("", " ")], [("", " ")], [("", " ")]
     active = g is not None
-    for i, c in enumerate(row):
-        if i == len(hand_cards) and i:  # extra choosable cards (e.g. the turn-up, F16)
-            for line in (top, mid, bot):
-                line.append(("", "  "))
-            keys.append(("class:dim", "  "))
-        ok = active and s.choosable(i)
-        sel = i in s.selected
-        cur = active and i == s.cursor
-        base = "class:card" + (".sel" if sel else "") + (".dim" if active and not ok else "")
-        fst = base + (" class:card.red" if card_red(c) else " class:card.black")
-        h = _h(click, f"card:{i}")
-        cmark = marks.get(c, "")
-        top.append(_frag(base, "╭─✓─╮" if sel else (f"╭─{cmark}─╮" if cmark else "╭───╮"), h))
-        mid.append(_frag(base, "│", h))
-        mid.append(_frag(fst, _face(c, s.lang), h))
-        mid.append(_frag(base, "│", h))
-        bot.append(_frag(base, "╰───╯", h))
-        digit = s.card_key(i) or " "
-        if cur:
-            keys.append(_frag("class:cursor", f"[ {digit} ]" if ok else "[   ]", h))
-        elif ok:
-            keys.append(_frag("class:key", f"  {digit}  ", h))
-        else:
-            keys.append(("", "     "))
-        for line in (top, mid, bot, keys):
-            line.append(("", " "))
     if not row:
         return out + [("", "\n\n\n\n")]
-    return out + top + [("", "\n")] + mid + [("", "\n")] + bot + [("", "\n")] + keys + [("", "\n")]
+    # as many cards a line as fit (6 cells each, 2 more before the extra cards): a long hand
+    # (Frak You's, 20 cards and more) takes several lines instead of running off the screen
+    lines_of_cards, cur_line, used = [], [], 1
+    for i in range(len(row)):
+        need = 6 + (2 if i == len(hand_cards) and i else 0)
+        if cur_line and used + need > w:
+            lines_of_cards.append(cur_line)
+            cur_line, used = [], 1
+        cur_line.append(i)
+        used += need
+    lines_of_cards.append(cur_line)
+    for chunk in lines_of_cards:
+        top, mid, bot, keys = [("", " ")], [("", " ")], [("", " ")], [("", " ")]
+        for i in chunk:
+            c = row[i]
+            if i == len(hand_cards) and i:  # extra choosable cards (e.g. the turn-up, F16)
+                for line in (top, mid, bot):
+                    line.append(("", "  "))
+                keys.append(("class:dim", "  "))
+            ok = active and s.choosable(i)
+            sel = i in s.selected
+            cur = active and i == s.cursor
+            base = "class:card" + (".sel" if sel else "") + (".dim" if active and not ok else "")
+            fst = base + (" class:card.red" if card_red(c) else " class:card.black")
+            h = _h(click, f"card:{i}")
+            cmark = marks.get(c, "")
+            top.append(_frag(base, "╭─✓─╮" if sel else (f"╭─{cmark}─╮" if cmark else "╭───╮"), h))
+            mid.append(_frag(base, "│", h))
+            mid.append(_frag(fst, _face(c, s.lang), h))
+            mid.append(_frag(base, "│", h))
+            bot.append(_frag(base, "╰───╯", h))
+            digit = s.card_key(i) or " "
+            if cur:
+                keys.append(_frag("class:cursor", f"[ {digit} ]" if ok else "[   ]", h))
+            elif ok:
+                keys.append(_frag("class:key", f"  {digit}  ", h))
+            else:
+                keys.append(("", "     "))
+            for line in (top, mid, bot, keys):
+                line.append(("", " "))
+        out += top + [("", "\n")] + mid + [("", "\n")] + bot + [("", "\n")] + keys + [("", "\n")]
+    return out
 
 
 def actions(s: Screen, w: int, click: Callable | None = None) -> list:
