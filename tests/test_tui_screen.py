@@ -466,3 +466,22 @@ def test_a_game_the_client_never_heard_of_plays_from_its_view_alone():
     assert s.settlement is not None and s.settlement["heads"] == ["lit"]
     box = text_of(render.settlement(s))
     assert "The lanterns are counted." in box and "lanterns" in box
+
+
+@pytest.mark.parametrize("game", ["frak_you", "napoleon", "la_krap"])
+def test_F27_the_table_rules_line_of_each_variant_in_russian_has_no_english_word(game):
+    """Issue #10 item 9 / F27: the variants' options on the table-rules line come in the seat's
+    language (Frak You's "passing right, first lead left_of_dealer…" was English on a Russian
+    screen), their values in words."""
+    reg = default_registry()
+    if game not in reg.games:
+        pytest.skip(f"{game} is not installed")
+    st = engine.new_match(game, 4, {}, registry=reg)
+    s = Screen(i18n.translation("ru").gettext, "ru")
+    s.set_view(view(st, 0, "ru"))
+    rules = next(t for k, t in s.log if k == "rules" and t.startswith("Правила стола"))
+    assert not re.search(r"[A-Za-z]{2,}", rules), rules
+    en = Screen()
+    en.set_view(view(st, 0))
+    line = next(t for k, t in en.log if k == "rules" and t.startswith("Table rules"))
+    assert "_" not in line, line

@@ -628,6 +628,29 @@ _UI = {
 }
 
 
+_OPTION_WORDS = {  # the table-rules line (F27) in words: option -> (name, {value: words})
+    "en": {"passing": ("passing", {"right": "to the right", "rotate": "rotating"}),
+           "first_lead": ("first lead", {"left_of_dealer": "left of the dealer", "two_of_clubs": "the two of clubs"}),
+           "pile": ("trick into the hand", {"second_in_row": "on a second win in a row", "any_win": "on any win"}),
+           "loss_limit": ("match ends at", {})},
+    "ru": {"passing": ("передача", {"right": "направо", "rotate": "по кругу"}),
+           "first_lead": ("первый ход", {"left_of_dealer": "слева от сдающего", "two_of_clubs": "двойка треф"}),
+           "pile": ("взятка в руку", {"second_in_row": "за вторую подряд", "any_win": "за любую"}),
+           "loss_limit": ("партия до", {})},
+}
+
+
+def _option_words(state, lang: str) -> list[list[str]]:
+    """``ui.options``: each table option as ``[name, value]`` in ``lang`` (K3, K4, K9, K12)."""
+    w = _OPTION_WORDS.get(lang, _OPTION_WORDS["en"])
+    unit = {"en": "penalty points", "ru": "штрафных очков"}.get(lang, "penalty points")
+    out = []
+    for k, v in state.options.items():
+        name, values = w.get(k, (k.replace("_", " "), {}))
+        out.append([name, values.get(v, f"{v} {unit}" if k == "loss_limit" else str(v))])
+    return out
+
+
 @hookimpl
 def frapnet_view_ui(state, seat, lang):
     """Frak You's words for the screen (en/ru): the goal, the 3♣ and A♠ (K7, K8; named in words, so
@@ -638,7 +661,8 @@ def frapnet_view_ui(state, seat, lang):
     d = state.deal
     out = {"title": t["title"], "goal": t["goal"], "special_cards": list(t["special"]),
            "ledger": {"title": t["ledger"], "signed": False, "best": "low"}, "pot": None,
-           "keys": {"pass_cards": "u", "play": "y"}, "columns": [t["deal"]]}
+           "keys": {"pass_cards": "u", "play": "y"}, "columns": [t["deal"]],
+           "options": _option_words(state, lang)}
     if d is not None:
         cells = []
         for s in range(d.n):

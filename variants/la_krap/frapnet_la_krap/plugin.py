@@ -837,7 +837,10 @@ def frapnet_view_ui(state, seat, lang):
     out = {"title": t["title"], "goal": t["goal"].format(target=state.options["target"]),
            "special_cards": list(t["special"]), "legend": list(t["legend"]),
            "ledger": {"title": t["points"], "signed": False}, "pot": None,
-           "keys": {"declare": "k", "exchange": "e", "play": "y"}, "columns": [t["team"], t["declared"]]}
+           "keys": {"declare": "k", "exchange": "e", "play": "y"}, "columns": [t["team"], t["declared"]],
+           # the table-rules line (F27) in the seat's language: L12's target
+           "options": [{"ru": ["партия до", f"{state.options['target']} очков"]}.get(
+               lang, ["match to", f"{state.options['target']} points"])]}
     if d is not None:
         _sym, _syms = _faces(lang)
         marks = [""] * d.n

@@ -696,7 +696,9 @@ def frapnet_view_ui(state, seat, lang):
     t = _UI.get(lang, _UI["en"])
     d = state.deal
     out = {"title": t["title"], "goal": t["goal"], "special_cards": list(t["special"]), "pot": t["treasure"],
-           "keys": {"napoleon": "n", "here": "h", "pass": "p", "buy": "u", "play": "y"}, "columns": [t["bid"]]}
+           "keys": {"napoleon": "n", "here": "h", "pass": "p", "buy": "u", "play": "y"}, "columns": [t["bid"]],
+           # the table-rules line (F27) in the seat's language: N2's stake per deal
+           "options": [[{"ru": "ставка"}.get(lang, "stake"), str(state.options["stake"])]]}
     if d is not None:
         out["cells"] = [[_call_word(d.calls[s], t)] for s in range(d.n)]
     if state.reports:
