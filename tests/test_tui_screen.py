@@ -485,3 +485,21 @@ def test_F27_the_table_rules_line_of_each_variant_in_russian_has_no_english_word
     en.set_view(view(st, 0))
     line = next(t for k, t in en.log if k == "rules" and t.startswith("Table rules"))
     assert "_" not in line, line
+
+
+def test_L10_la_krap_declarations_are_named_in_russian_ranks():
+    """La Krap's "declared" column (L10, K+Q of a suit) names the cards as the rule books spell
+    them on a Russian screen: К♣Д♣, not K♣Q♣ (issue #10 item 9)."""
+    reg = default_registry()
+    if "la_krap" not in reg.games:
+        pytest.skip("la_krap is not installed")
+    for seed in range(40):
+        for _b, _seat, _a, st in random_deals(engine.new_match("la_krap", 4, {}, registry=reg), random.Random(seed), 1):
+            if st.deal is not None and any(st.deal.declared):
+                ru = engine.view(st, 0, "ru")["ui"]["cells"]
+                en = engine.view(st, 0, "en")["ui"]["cells"]
+                said = [row[1] for row in ru if row[1]]
+                assert said and all(re.fullmatch(r"(К[♠♥♦♣]Д[♠♥♦♣] ?)+", x) for x in said), ru
+                assert all(re.fullmatch(r"(K[♠♥♦♣]Q[♠♥♦♣] ?)+", row[1]) for row in en if row[1]), en
+                return
+    pytest.fail("no declaration in 40 random deals")

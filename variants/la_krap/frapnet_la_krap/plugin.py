@@ -850,7 +850,7 @@ def frapnet_view_ui(state, seat, lang):
                     marks[s] = TEAM_MARKS[team_colour(d.team_cards[s])]
         out["marks"] = marks
         out["cells"] = [[_sym(d.team_cards[s]),
-                         " ".join("K" + SUIT_SYMBOLS[x] + "Q" + SUIT_SYMBOLS[x] for x in d.declared[s])]
+                         " ".join(_sym("K" + x) + _sym("Q" + x) for x in d.declared[s])]  # ru: К♣Д♣
                         for s in range(d.n)]
         if seat is not None and d.team[seat] is not None:
             out["card_marks"] = {d.team[seat]: TEAM_CARD_MARK}
