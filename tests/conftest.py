@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+import frapnet.plugins  # noqa: F401 - the tests are library callers: the installed plugins are the engine's default
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The suite never reads the real user's config file (issue #10; frapnet.paths.config_file):
