@@ -1,8 +1,9 @@
 """SIGKILL a real `frapnet host` at ≥ 20 random moments across bidding, buying and play —
 including a match whose record passes 1 MiB — restarting the same command each time (issue #9;
 docs/reliability.md). Prints, per match, the kills (journal size and phase at each), whether it
-finished, whether its record replays to exactly the balances the host reported, and whether
-those equal an uninterrupted run of the same command.
+finished, whether its record replays to exactly the balances the host reported, whether those
+equal an uninterrupted run of the same command, and whether `frapnet verify` accepts every
+deal's shuffle proof (issue #11) after the kills.
 
     .venv/bin/python bench/crash.py                 # 20 kills: 12 in a short match, 8 in a long one
     .venv/bin/python bench/crash.py --long-deals 900 --long-kills 8 --short-kills 12
@@ -38,13 +39,17 @@ def one(label: str, deals: int, kills: int, seed: str, spread: int, rng: random.
         same = (got["balances"], got["pot"]) == (clean["result"]["balances"], clean["result"]["pot"])
         replays = rep.get("ok") and (rep["balances"], rep["pot"]) == (got["balances"], got["pot"])
         left = leftover_temporaries(tmp)
+        import subprocess
+        verified = subprocess.run([sys.executable, "-m", "frapnet", "verify", rec], capture_output=True, text=True,
+                                  env=env, timeout=600).returncode == 0
         phases = Counter(p for _, p in crashed["killed_at"])
         print(f"{label}: {deals} deals, record {size / 1048576:.2f} MiB, {len(crashed['killed_at'])} kills "
               f"({', '.join(f'{k} {v}' for k, v in sorted(phases.items()))}) at journal sizes "
               f"{[n for n, _ in crashed['killed_at']]}; {crashed['runs']} runs in {t1 - t0:.1f} s")
-        ok = got["deals"] == deals and replays and same and not left
+        ok = got["deals"] == deals and replays and same and not left and verified
         print(f"  finished: {got['deals'] == deals}; record replays to the reported balances: {bool(replays)}; "
-              f"equal to the uninterrupted run: {same}; temporaries left: {left or 'none'} -> "
+              f"equal to the uninterrupted run: {same}; frapnet verify: {verified}; "
+              f"temporaries left: {left or 'none'} -> "
               f"{'OK' if ok else 'FAILED'}")
         return ok
 

@@ -18,6 +18,7 @@ from frapnet import engine, record, stats
 from frapnet.net import journal as journalmod
 from frapnet.net.config import TableConfig
 from frapnet.net.journal import Journal, write_atomically
+from frapnet.net.server import HostFactory
 from frapnet.net.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -286,3 +287,58 @@ def test_a_corrupt_foreign_or_locked_journal_is_one_line_naming_it(tmp_path):
     assert [n for (n,) in con.execute("SELECT name FROM sqlite_master")] == ["users"]  # untouched
     con.close()
     assert not (tmp_path / "none.sqlite3").exists()
+
+
+def test_after_a_restart_between_deals_the_next_shuffle_waits_for_every_seat(tmp_path):
+    """Issue #9 with issue #11: a host restarted between deals does not shuffle the next deal with
+    whoever happens to be back already — each seat left out of the nonces only because the host had
+    just restarted (and a seeded match dealt otherwise than without the crash; bench/crash.py
+    found it). The shuffle waits until every seat is back and asks them all; a seat that does not
+    come back holds it no longer than its grace period."""
+    from test_fair_deal import Peer
+
+    def commits(peers):
+        return [m["seats"] for m in peers[0].msgs if m["type"] == "shuffle_commit"]
+
+    config = TableConfig(name="T", players=3, pause=0.0, nonce_time=1.0, grace=30.0)
+    table = Table(config, clock=Clock(), rng=random.Random(1))
+    db = Journal(str(tmp_path / "j.sqlite3"))
+    table.journal = db.new_match("T", table.state)
+    factory = HostFactory({"T": table}, table.clock, rate=10 ** 6)
+    peers = [Peer(factory, f"P{i}") for i in range(3)]
+    for _ in range(3):
+        for p in peers:
+            p.read()
+    assert commits(peers) == [[0, 1, 2]] and table.state.deal_no == 1
+    rng = random.Random(2)
+    while table.state.phase == engine.DEAL:
+        seat = table.state.to_act[0]
+        table.apply_action(seat, engine.action_to_wire(rng.choice(engine.legal_actions(table.state, seat))),
+                           table.state.version)
+    tokens = [next(m for m in p.msgs if m["type"] == "welcome")["token"] for p in peers]
+    for last_back in (True, False):  # the host is killed here, between deal 1 and deal 2; twice
+        again = Table(config, clock=Clock(), rng=random.Random(1))
+        again.journal = Journal(str(tmp_path / "j.sqlite3")).open_match(table.journal.id)
+        again.resume(again.journal.journal.record(table.journal.id))
+        f2 = HostFactory({"T": again}, again.clock, rate=10 ** 6)
+        back = [Peer(f2, f"P{i}", token=tokens[i]) for i in range(2)]
+        for _ in range(3):
+            again.clock.advance(0.1)
+            for p in back:
+                p.read()
+        assert commits(back) == [] and again.state.deal_no == 1  # seat 2 is not back yet
+        if last_back:
+            back.append(Peer(f2, "P2", token=tokens[2]))
+        else:
+            again.clock.advance(30)  # seat 2's grace is over: the host plays it
+        for _ in range(3):
+            again.clock.advance(0.1)
+            for p in back:
+                p.read()
+        assert commits(back) == ([[0, 1, 2]] if last_back else [[0, 1]]) and again.state.deal_no == 2
+        nonces = again.dealing.proofs[1]["nonces"]
+        assert [n is not None for n in nonces] == [True, True, last_back]
+        with db.db:  # as after another kill -9
+            db.db.execute("DELETE FROM actions WHERE deal = 1")
+            db.db.execute("DELETE FROM deals WHERE deal = 1")
+            db.db.execute("UPDATE matches SET owner_pid = NULL")

@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 
 from frapnet import fairness
 from frapnet.net.protocol import ProtocolError
+from frapnet.net.seats import EMPTY, RECONNECTING
 
 HASHES, NONCES, DONE = "hashes", "nonces", "done"
 LEFT_OUT_REASONS = ("no_hash", "no_nonce", "bad_nonce")
@@ -189,7 +190,9 @@ class FairDealing:
     ``proofs``: per deal index, its proof (records.md ``shuffle``), shared with the journal.
     The host's seed and salt are :func:`secrets_for` the table's seed; without one they come from
     ``table.rng`` — :class:`random.SystemRandom` (the operating system's secure randomness)
-    unless a test hands in another.
+    unless a test hands in another. After a restart (:meth:`resume`) the next shuffle waits until
+    every seat is back (its player reconnected, its computer player rejoined, or its grace over) —
+    at most the grace period — so the seats that would have been asked are asked.
     """
 
     def __init__(self, table, time_limit: float) -> None:
@@ -198,6 +201,9 @@ class FairDealing:
         self.round: ShuffleRound | None = None     # the round of the deal being shuffled or played
         self.revealed = True                       # the current round's reveal was sent
         self.proofs: list[dict | None] = []
+        self._hold_until: float | None = None      # after a restart: shuffle once the seats are back
+        self._held: Callable | None = None
+        self._hold_call = None
 
     @property
     def busy(self) -> bool:
@@ -207,6 +213,14 @@ class FairDealing:
     def start(self, deal: Callable[[list, dict], Any]) -> None:
         """Shuffle deal number ``deal_no + 1`` with the seats that have a live connection."""
         t = self.table
+        if self._hold_until is not None:
+            wait = self._hold_until - t.clock.seconds()
+            if wait > 0 and self._absent():
+                self._held = deal
+                if self._hold_call is None:
+                    self._hold_call = t.clock.callLater(wait, self._release)
+                return
+            self._hold_until = None
         number = t.state.deal_no + 1
         if t.seed is not None:
             seed, salt = secrets_for(number, t.seed)
@@ -256,15 +270,33 @@ class FairDealing:
 
     def catch_up(self, peer) -> None:
         """Send a connection that joins now what it needs to follow the current shuffle or deal
-        (``dealt`` true once the cards are out: it cannot answer or check that deal's start)."""
+        (``dealt`` true once the cards are out: it cannot answer or check that deal's start).
+        A shuffle held after a restart starts once this was the last seat missing."""
         rnd = self.round
-        if rnd is None or self.revealed:
-            return
-        msgs = rnd.catch_up()
-        if rnd.stage == DONE:
-            msgs[0] = dict(msgs[0], dealt=True)
-        for m in msgs:
-            peer.send(m)
+        if rnd is not None and not self.revealed:
+            msgs = rnd.catch_up()
+            if rnd.stage == DONE:
+                msgs[0] = dict(msgs[0], dealt=True)
+            for m in msgs:
+                peer.send(m)
+        self.seated()
+
+    def seated(self) -> None:
+        """A seat was taken or taken back: a shuffle held after a restart starts once none is
+        missing."""
+        if self._held is not None and not self._absent():
+            self._release()
+
+    def _absent(self) -> bool:
+        return any(s.status in (EMPTY, RECONNECTING) for s in self.table.seats)
+
+    def _release(self) -> None:
+        if self._hold_call is not None and self._hold_call.active():
+            self._hold_call.cancel()
+        self._hold_call, self._hold_until = None, None
+        deal, self._held = self._held, None
+        if deal is not None and not self.table.finished and not self.busy:
+            self.start(deal)
 
     def resume(self, rec: dict, state) -> None:
         """After a restart: take every deal's proof from the record; a deal in progress keeps
@@ -273,6 +305,8 @@ class FairDealing:
         from frapnet import engine
         self.proofs = [d.get("shuffle") if isinstance(d, dict) else None for d in rec.get("deals", [])]
         self.table.journal.proofs = list(self.proofs)
+        if state.deal_no > 0 and self.time_limit > 0:  # the next shuffle asks the seats once back
+            self._hold_until = self.table.clock.seconds() + self.table.grace
         if state.deal_no > 0:  # a seeded table's rng: past the first dealer's draw (F7), as before the restart
             self.table.rng.randrange(state.players)
         proof = self.proofs[-1] if self.proofs else None
@@ -296,6 +330,9 @@ class FairDealing:
         """The table closes: stop waiting for answers."""
         if self.round is not None:
             self.round.cancel()
+        self._held = None
+        if self._hold_call is not None and self._hold_call.active():
+            self._hold_call.cancel()
 
     def _left_out(self, seat: int, reason: str) -> None:
         t = self.table
