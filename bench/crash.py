@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from crashlib import host_command, leftover_temporaries, replay_balances, run_with_kills  # noqa: E402
 
 
-def one(label: str, deals: int, kills: int, seed: str, spread: int, rng: random.Random) -> bool:
+def one(label: str, deals: int, kills: int, seed: str, spread: int, rng: random.Random) -> tuple[bool, int]:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_DATA_HOME=tmp)
         db, rec = f"{tmp}/j.sqlite3", f"{tmp}/r.json"
@@ -51,7 +51,7 @@ def one(label: str, deals: int, kills: int, seed: str, spread: int, rng: random.
               f"equal to the uninterrupted run: {same}; frapnet verify: {verified}; "
               f"temporaries left: {left or 'none'} -> "
               f"{'OK' if ok else 'FAILED'}")
-        return ok
+        return ok, len(crashed["killed_at"])
 
 
 def main() -> int:
@@ -65,9 +65,10 @@ def main() -> int:
     rng = random.Random(a.seed)
     results = [one("short match", a.short_deals, a.short_kills, "c1", 120, rng),
                one("long match", a.long_deals, a.long_kills, "c2", 4000, rng)]
-    kills = a.short_kills + a.long_kills
-    print(f"{sum(results)}/{len(results)} matches OK after {kills} kills in all")
-    return 0 if all(results) else 1
+    print(f"{sum(ok for ok, _ in results)}/{len(results)} matches OK after {sum(k for _, k in results)} kills "
+          f"in all (asked for {a.short_kills + a.long_kills}: a kill whose moment falls after the match's end "
+          f"is not made)")
+    return 0 if all(ok for ok, _ in results) else 1
 
 
 if __name__ == "__main__":

@@ -341,9 +341,14 @@ def _play(args, name: str, options: dict, registry) -> int:
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
         url = print_web_address(handle, args.bind, args.interface)
         kw = {}
+        me = args.player or default_name()
+        token = next((s.token for s in handle.table.seats if s.status == "reconnecting" and not s.is_bot
+                      and s.name == me), None)
+        if token:  # the same command after a crash: your seat waits for its token (issue #9)
+            kw["token"] = token
         if url:  # the terminal is the client's now: say the address in its log too
             kw["on_app"] = lambda app: app.screen.add_log("system", f"web page for browsers and phones: {url}")
-        return run_local(reactor, handle, name=args.player or default_name(), lang=args.lang or default_lang(),
+        return run_local(reactor, handle, name=me, lang=args.lang or default_lang(),
                          host=loopback_for(args.bind), password=args.password, **kw)
 
     code = react(main)
