@@ -56,10 +56,13 @@ NO_THIRD_PARTY: dict[str, set[str]] = {
 """Per unit, top-level third-party or standard modules it must not import (design.md: the
 engine and games do no I/O and know no event loop)."""
 
-KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {}
+KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("engine/rules.py", "frapnet.plugins"):
+        "a caller that imported only the engine gets the installed games (engine.new_match('frap', 4)): "
+        "the loader is imported on first use, in a function",
+}
 """Imports against the layers still allowed — each listed with its reason; the test fails once
-one is gone, so the list only shrinks (empty since engine/rules.py took plugins.Rules and the
-engine's default registry became a loader frapnet.plugins hands in)."""
+one is gone, so the list only shrinks."""
 
 PLUGIN_API = {"cards", "errors", "hookspecs", "engine", "games"}
 """What a variant (variants/*/) or a one-file plugin (plugins/) may import from frapnet."""
@@ -176,20 +179,18 @@ def test_plugins_use_only_the_plugin_api(path):
 
 def test_the_engine_finds_the_installed_plugins_only_through_frapnet_plugins():
     """Issue #10 review: engine/core.py imports nothing of frapnet.plugins (the hook callers are
-    engine/rules.py). In a fresh interpreter the engine alone asks for a registry (PluginError
-    naming the fix); importing frapnet.plugins — as records, bots and commands do — makes the
-    installed plugins its default, and frapnet.plugins.Rules is still the plugin API's name."""
+    engine/rules.py). A library caller that imports only the engine still gets the installed
+    games (F1: four seats of Frap): rules.installed_registry imports the loader on first use (the
+    one known exception above); frapnet.plugins.Rules is still the plugin API's name."""
     import subprocess
     import sys
-    code = ("from frapnet import engine\n"
-            "from frapnet.errors import PluginError\n"
-            "try:\n    engine.new_match('frap', 4)\nexcept PluginError as e:\n    print('refused:', e)\n"
-            "from frapnet import record\n"
-            "import frapnet.plugins, frapnet.engine.rules\n"
+    code = ("import sys\n"
+            "from frapnet import engine\n"
+            "before = 'frapnet.plugins' in sys.modules\n"
             "st = engine.new_match('frap', 4)\n"
-            "print(st.game, st.players, frapnet.plugins.Rules is frapnet.engine.rules.Rules, type(st.rules).__module__)\n")
+            "import frapnet.plugins, frapnet.engine.rules\n"
+            "print(before, st.game, st.players, st.balances, frapnet.plugins.Rules is frapnet.engine.rules.Rules,"
+            " type(st.rules).__module__)\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert p.returncode == 0, p.stderr
-    lines = p.stdout.splitlines()
-    assert lines[0].startswith("refused: no plugin registry: pass registry=frapnet.plugins.default_registry()")
-    assert lines[1] == "frap 4 True frapnet.engine.rules"
+    assert p.stdout.strip() == "False frap 4 [0, 0, 0, 0] True frapnet.engine.rules"

@@ -61,8 +61,8 @@ def new_match(game: str, players: int, options: dict | None = None, house_rules:
 
     ``options`` maps option names to values (missing ones take their defaults);
     ``house_rules`` names active house-rule plugins (F26, F27). ``registry`` is a
-    :class:`frapnet.plugins.Registry` (default: the installed plugins, once :mod:`frapnet.plugins`
-    is imported — :func:`frapnet.engine.rules.installed_registry`; PluginError before).
+    :class:`frapnet.plugins.Registry` (default: the installed plugins —
+    :func:`frapnet.engine.rules.installed_registry`).
     Raises RuleError (F1, F2, F5…, or "record" for an unknown option) or PluginError
     (unknown game or house rule).
     """

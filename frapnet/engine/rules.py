@@ -30,12 +30,15 @@ def use_installed_plugins(load: Callable[[], Any]) -> None:
 
 
 def installed_registry():
-    """The installed plugins' registry (see :func:`use_installed_plugins`). Raises PluginError
-    when no loader was given: pass ``registry=frapnet.plugins.default_registry()``, or import
-    :mod:`frapnet.plugins` first."""
+    """The installed plugins' registry (see :func:`use_installed_plugins`; :mod:`frapnet.plugins`
+    is imported here if nobody has yet). Raises PluginError if no loader is registered even then."""
     if _installed is None:
-        raise PluginError("no plugin registry: pass registry=frapnet.plugins.default_registry() "
-                          "(or import frapnet.plugins, which makes the installed plugins the default)")
+        # A library caller that imported only the engine (`from frapnet import engine;
+        # engine.new_match("frap", 4)`) still gets the installed games: importing the loader
+        # registers it (the one upward import of the engine, listed in tests/test_layers.py).
+        import frapnet.plugins  # noqa: F401
+    if _installed is None:
+        raise PluginError("no plugin registry: pass registry=frapnet.plugins.default_registry()")
     return _installed()
 
 
