@@ -326,6 +326,10 @@ def test_F23_F24_settlement_shows_tricks_money_remises_and_balances(gap):
         assert (f"−{-b}" if b < 0 else f"+{b}" if b > 0 else "0") in txt
     assert s.press("f") == [] and s.overlay == "settlement"  # game keys wait until dismissed
     assert s.press("enter") == [] and s.overlay is None
+    s.overlay = "settlement"  # the box says "= the score sheet": = and F2 open it from there
+    assert s.press("=") == [] and s.overlay == "scores"
+    s.overlay = "settlement"
+    assert s.press("f2") == [] and s.overlay == "scores"
 
 
 # --- quitting, help, the application with pipe input ------------------------------------------

@@ -90,6 +90,8 @@ class KeysMixin:
         if self.overlay == "settlement":
             if key in ("enter", "space", "escape"):
                 self.overlay = "scores" if self.pending_scores else None
+            elif CHROME_KEYS.get(key) == "scores":  # the box says "= the score sheet"
+                self.overlay = "scores"
             return []
         chrome = CHROME_KEYS.get(key)
         if chrome == "scores":
