@@ -122,7 +122,7 @@ def test_rematch_is_asked_by_default_r_plays_again_n_leaves(tmp_path):
     assert res["ok"] and len(res["deals"]) == 1
     assert sum(res["balances"]) + res["pot"] == 0  # F6, the new match counted from zero
     assert json.loads((tmp_path / "m.2.json").read_text())["players"] == 3
-    assert "Final standings — Frap, 1 deals" in out
+    assert "Final standings — Frap, 1 deal (balance):" in out
     for name, total in zip(["Olga", "Bot 1", "Bot 2"], res["balances"]):
         assert re.search(rf"{re.escape(name)}\s+{re.escape(fmt(total))}\n", out), (name, total, out)
 

@@ -186,7 +186,9 @@ class ScoresMixin:
         led = u.get("ledger") or {}
         title = u.get("title") or safe_name((self.view or {}).get("title") or "", 20)
         deals = max(self.scores) if self.scores else (self.view or {}).get("deal_no") or 0
-        lines = [_("Final standings — {game}, {n} deals ({what}):").format(
+        heading = _("Final standings — {game}, {n} deal ({what}):") if deals == 1 else \
+            _("Final standings — {game}, {n} deals ({what}):")
+        lines = [heading.format(
             game=title, n=deals, what=led.get("title") or _("balance"))]
         w = max(len(r[1]) for r in rows)
         for place, name, total in rows:
