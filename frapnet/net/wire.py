@@ -37,7 +37,7 @@ MAX_ARRAY = 4096
 MAX_MAP = 1024
 MAX_EXT = 1024
 MAX_DEPTH = 32
-"""Lists and maps nested deeper than this (the body's own map is depth 1) are ``malformed``."""
+"""Lists and maps nested deeper than this (the body's own map is depth 1): ``bad_message``, ignored."""
 EXT_BIGINT = 1
 MAX_BIGINT_DIGITS = 1000
 _BIGINT_RE = re.compile(rb"-?[0-9]{1,%d}\Z" % MAX_BIGINT_DIGITS)
