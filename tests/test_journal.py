@@ -34,16 +34,20 @@ def journaled(tmp_path, players=4, **kw):
     return table, factory, clock, db
 
 
-def play_random(table, conns, clock, rng, moves):
+def play_random(table, conns, clock, rng, moves, until=None):
+    """Up to ``moves`` steps of random legal play (or the clock's 10 ms when nobody may act);
+    stops once ``until()`` holds (default: the table finished). Returns whether it holds."""
+    done = until or (lambda: table.finished)
     for _ in range(moves):
-        if table.finished:
-            return
+        if done():
+            return True
         acting = to_act(conns)
         if not acting:
             clock.advance(0.01)
             continue
         c = acting[0]
         c.act(rng.choice(c.view["actions"])["action"])
+    return done()
 
 
 def test_wal_full_sync_and_one_committed_row_per_action_before_any_view(tmp_path):
@@ -175,16 +179,8 @@ def test_the_journal_file_is_private(tmp_path):
 # --- a rematch (frapnet.net.rematch) is a new match of the table's series ---------------------------
 
 def until_offer(table, conns, clock, rng):
-    for _ in range(5000):
-        if table.rematch is not None or table.finished:
-            return
-        acting = to_act(conns)
-        if not acting:
-            clock.advance(0.01)
-            continue
-        c = acting[0]
-        c.act(rng.choice(c.view["actions"])["action"])
-    raise AssertionError("the match did not end")
+    if not play_random(table, conns, clock, rng, 5000, until=lambda: table.rematch is not None or table.finished):
+        raise AssertionError("the match did not end")
 
 
 def test_a_rematch_is_journaled_as_a_new_match_and_counted_as_one(tmp_path):
