@@ -45,6 +45,26 @@ def test_a_body_nested_33_deep_is_bad_message_and_the_connection_stays_open():
     assert [m.get("id") for m in c.read() if m["type"] == "pong"] == [3]
 
 
+def _maps(k: int, leaf=1):
+    """``leaf`` inside ``k`` maps (key ``"k"``)."""
+    v = leaf
+    for _ in range(k):
+        v = {"k": v}
+    return v
+
+
+@pytest.mark.parametrize("make_nest", [_lists, _maps, lambda k: _maps(k // 2, _lists(k - k // 2))])
+def test_decode_counts_lists_and_maps_to_exactly_32_levels(make_nest):
+    """docs/protocol.md "Encoding": the body's own map is depth 1; 32 levels decode, 33 are
+    ``bad_message`` — for lists, maps and the two mixed, beside shallow siblings of any width."""
+    wide = list(range(200)) + [{"a": [1, 2, {"b": "c"}]}] * 5
+    ok = wire.encode({"type": "ping", "wide": wide, "x": make_nest(31)})
+    assert wire.decode(ok)["x"] == make_nest(31)
+    with pytest.raises(wire.WireError) as e:
+        wire.decode(wire.encode({"type": "ping", "wide": wide, "x": make_nest(32)}))
+    assert e.value.code == "bad_message"
+
+
 def test_a_body_too_deep_to_decode_is_malformed_without_msgpack_class_names():
     table, factory, clock = make(players=2)
     c = Conn(factory)
