@@ -37,20 +37,28 @@ def _actions(db: str) -> tuple[int, str | None]:
     return row[0], (json.loads(row[1])[1] if row[1] else None)
 
 
+def journal_actions(db: str) -> int:
+    """How many accepted actions the journal ``db`` holds (all its matches)."""
+    return _actions(db)[0]
+
+
 def run_with_kills(cmd: list[str], db: str, kills: int, rng: random.Random, env=None, spread: int = 300,
-                   timeout: float = 600.0) -> dict:
+                   timeout: float = 600.0, targets: list[int] | None = None) -> dict:
     """Run ``cmd``; ``kills`` times SIGKILL it once the journal has grown by a random 1…``spread``
-    actions, then start the same command again; finally let it end. Returns ``{"result": the
-    host's JSON result line, "killed_at": [(actions, phase), …], "runs": n}``."""
+    actions — or, with ``targets`` (journal sizes, ascending), once it holds ``targets[i]``
+    actions for the i-th kill — then start the same command again; finally let it end. Returns
+    ``{"result": the host's JSON result line, "killed_at": [(actions, phase), …], "runs": n}``."""
     killed_at = []
     runs = 0
     deadline = time.monotonic() + timeout
+    if targets is not None:
+        kills = len(targets)
     while True:
         runs += 1
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         if len(killed_at) < kills:
             start, _ = _actions(db)
-            target = start + rng.randint(1, spread)
+            target = targets[len(killed_at)] if targets is not None else start + rng.randint(1, spread)
             while p.poll() is None and time.monotonic() < deadline:
                 n, verb = _actions(db)
                 if n >= target:

@@ -25,6 +25,8 @@ No Twisted, prompt_toolkit or network imports.
 """
 from __future__ import annotations
 
+import os
+
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -142,13 +144,20 @@ def parse(text: str, path: Path) -> Config:
 
 
 def load(path: Path | None = None) -> Config:
-    """Read the config file (default :func:`frapnet.paths.config_file`). A missing file is an
-    empty Config; raises ConfigError for one that cannot be read or used."""
+    """Read the config file (default :func:`frapnet.paths.config_file`). A missing default file
+    is an empty Config; raises ConfigError for one that cannot be read or used — and for a file
+    named by ``$FRAPNET_CONFIG`` (or ``path``) that does not exist: a mistyped name must not
+    silently mean "no settings"."""
+    named = path is not None or bool(os.environ.get(paths.CONFIG_ENV))
     path = paths.config_file() if path is None else Path(path)
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
+        if named:
+            how = f"named by ${paths.CONFIG_ENV}" if path == paths.config_file() else "named"
+            raise ConfigError(path, None, f"no such file (the config file {how}); "
+                                          f"create it or correct the name") from None
         return Config()
     except OSError as exc:
         raise ConfigError(path, None, f"cannot read it: {exc.strerror}") from None

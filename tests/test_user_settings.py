@@ -110,6 +110,17 @@ def test_frapnet_play_refuses_a_bad_config_file_naming_file_and_key(tmp_path):
     assert p.stderr == f'frapnet play: bad config file {f}: language: must be "en" or "ru", not "fr"\n'
 
 
+def test_a_config_file_named_by_frapnet_config_that_does_not_exist_is_refused(tmp_path):
+    """A mistyped FRAPNET_CONFIG must not silently mean "no settings" (bad config file: a clear
+    error naming it, exit 2), while a missing default file still is (test above)."""
+    f = tmp_path / "frapnet.tmol"
+    env = dict(os.environ, FRAPNET_CONFIG=str(f), FRAPNET_PLUGINS_DIR="")
+    p = run_cmd(["play"], env, stdin="")
+    assert p.returncode == 2
+    assert p.stderr == (f"frapnet play: bad config file {f}: no such file (the config file named by "
+                        f"$FRAPNET_CONFIG); create it or correct the name\n")
+
+
 # --- passwords ------------------------------------------------------------------------------------
 
 class FakeTTY(io.StringIO):
