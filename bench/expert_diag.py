@@ -49,9 +49,15 @@ def true_values(st, seat, cands, rng):
     return out
 
 
-def kind_of(st, seat, cands):
+def kind_of(st, seat, cands, view=None):
     verbs = {c[0] for c in cands}
+    if "declare" in verbs:
+        return "declare"  # La Krap's L10: declare K+Q or lead instead
+    if "exchange" in verbs:
+        return "exchange"  # La Krap's L7
     if "play" in verbs:
+        if view is not None and "trick" in view and view.get("game") == "la_krap":
+            return "follow" if view["trick"] else "lead"
         return "play"
     if "frap" in verbs:
         return "bid"
@@ -106,7 +112,7 @@ def main(argv=None) -> int:
                     b = st.rules.policy(st, seat, legal, random.Random(1))
                     if b in cands and b[0] != "look" and mine[0] != "look":
                         q = true_values(st, seat, cands, rng)
-                        k = kind_of(st, seat, cands)
+                        k = kind_of(st, seat, cands, v)
                         e = stats[k]
                         e["n"] += 1
                         e["diff"] += mine != b

@@ -264,6 +264,7 @@ def frapnet_sample_deal(state, seat, observations, rng):
         for p in range(p0, p0 + cnt):
             if p not in push_at:
                 talon[p] = mine.pop()
+    rng.shuffle(rest)  # the discards took the weak cards; what is left of the talon is in any order
     for p in range(len(talon)):
         if talon[p] is None:
             talon[p] = rest.pop()

@@ -119,3 +119,35 @@ def test_candidates_are_legal_exchanges_from_the_seats_knowledge_only():
             for s in range(4):
                 mem[s].add(engine.view(st, s))
     assert checked >= 15 and swapped >= 15
+
+
+def test_sampled_talon_is_not_stacked_with_weak_cards():
+    """L7, issue #8: after others' exchanges, the sampler gives their discards the weak cards, but the
+    rest of the talon — what the seat to exchange would draw — is in random order, so the next card
+    of the sampled talon is a plain 7–J (not trump) about as often as any card left in it. (It used
+    to be the weakest card left nearly every time, so expert saw every exchange as a bad one.)"""
+    table = engine.new_match("la_krap", 4)
+    top = deep = top_n = deep_n = 0
+    for k in range(6):
+        deck = engine.pack(table)
+        random.Random(40 + k).shuffle(deck)
+        st, _ = engine.start_deal(table, deck, 3)
+        mem = sampling.Memory()
+        mem.add(engine.view(st, 3))
+        for _ in range(3):  # seats 0, 1, 2 exchange as basic does
+            st, _ = engine.apply(st, st.to_act[0], policy(st))
+            mem.add(engine.view(st, 3))
+        assert st.to_act == (3,)
+        rng = random.Random(k)
+        for sample in sampling.sample_states(table, 3, mem.views, rng, 60):
+            d = sample.deal
+
+            def plain(c):
+                return c[:-1] in ("7", "8", "9", "J") and d.eff[c] != d.trump
+            left = d.talon[d.talon_pos:]
+            top += plain(left[0])
+            top_n += 1
+            deep += sum(plain(c) for c in left)
+            deep_n += len(left)
+    assert top_n >= 300
+    assert abs(top / top_n - deep / deep_n) < 0.1, (top / top_n, deep / deep_n)
