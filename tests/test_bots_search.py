@@ -299,3 +299,34 @@ def test_takeover_players_remember_the_seat_and_answer_legally():
         moves.append(x)
     assert sorted(a.players) == [0, 1, 2, 3] and len(moves) > 20
     assert len(a.players[0].memory.views) > 5  # it remembers the deal
+
+
+def test_frap_sampler_puts_a_bought_side_card_among_the_draws_F15():
+    """Issue #8, the opponent model of Frap's sampler: ``basic`` buys away every card but its trumps
+    and aces (F15), so a side card below the ace that another seat plays after drawing came from the
+    talon. Over basic-played deals, at every such play seen by another seat, no sample puts that card
+    in the player's dealt hand (the uniform placement before put it there in 281 of these 750 samples)."""
+    from frapnet.testing import _deal_steps
+    rng = random.Random(5)
+    pol = lambda st, s, acts: st.rules.policy(st, s, acts, rng)  # noqa: E731
+    checked = 0
+    for st, views in _deal_steps("frap", 4, None, (), random.Random(3), 60, chooser=pol):
+        d = st.deal
+        if st.phase != engine.DEAL or not d.trick:
+            continue
+        s, card = d.trick[-1]
+        if card[-1] == d.trump or card[:-1] == "A" or s in d.cut_ins or s == d.frapper and d.blind \
+                or not d.discards[s]:
+            continue  # a trump or an ace, a cut-in player's or blind frapper's hand, or no card bought
+        dealt = [st_card for k, st_card in enumerate(d.deck[:16]) if (d.dealer + 1 + k) % 4 == s]
+        if card in dealt:
+            continue  # a buy the talon cut short: basic kept a side card (F15)
+        obs_seat = (s + 1) % 4
+        table = table_for(views[obs_seat][-1])
+        for _ in range(6):
+            smp = table.rules.sample_deal(table, obs_seat, views[obs_seat], rng)
+            assert smp is not None
+            sdealt = [c for k, c in enumerate(smp["deck"][:16]) if (smp["dealer"] + 1 + k) % 4 == s]
+            assert card not in sdealt, (card, sdealt, smp["actions"])
+            checked += 1
+    assert checked >= 60, checked

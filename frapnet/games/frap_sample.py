@@ -194,11 +194,13 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
             plays[s].append(info["card"])
     voids = {s: set() for s in range(n)}
 
-    def take_token(s, card=None, avoid=(), cap=None):
+    def take_token(s, card=None, avoid=(), cap=None, reserve=0):
         """Remove a token from seat s's hand: the known ``card``, else a variable bound to it.
         Without ``card``: a token not among the cards ``avoid`` (s plays them later), uniformly,
         except that at most ``cap`` known cards s never plays may stay in hand (else its later
-        plays would have no place to come from)."""
+        plays would have no place to come from). With ``card`` (a play) by another seat that
+        bought, as ``basic`` buys (F15): a side card below the ace binds one of its draws, a trump or
+        an ace one of its dealt cards while ``reserve`` (its later such side cards) needs the draws."""
         h = hands[s]
         if card is not None:
             for t in h:
@@ -208,6 +210,14 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
             vs = [t for t in h if isinstance(t, int) and t not in binding]
             if not vs:
                 raise _Unexplained(f"seat {s} cannot hold {card}")
+            if s != seat and bought[s]:
+                # basic buys away every card but trumps and aces (F15): a side card below the ace that
+                # s plays came from its draws; a trump or an ace leaves them to the side cards it plays later
+                drawn = [t for t in vs if t in bought[s]]
+                if card[-1] != trump and _val(card) < 14:
+                    vs = drawn or vs
+                elif len(drawn) <= reserve:
+                    vs = [t for t in vs if t not in bought[s]] or vs
             t = rng.choice(vs)
             h.remove(t)
             binding[t] = card
@@ -228,6 +238,7 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
         return t
 
     binding: dict[int, str] = {}
+    bought = {s: set() for s in range(n)}  # the tokens each other seat drew when it bought (F15)
     void_later = {s: set() for s in range(n)}  # suits each seat shows void in (F20), over the whole deal
     if refuse:
         for (s, verb, info) in acts:
@@ -278,6 +289,7 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
             else:
                 disc = [take_token(s, avoid=later, cap=cap) for _ in range(k)]
                 drawn = [var() for _ in range(k)]
+                bought[s].update(drawn)
                 choices.append(tuple(disc))
             talon.extend(drawn)
             hands[s].extend(drawn)
@@ -328,7 +340,7 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
         elif verb == "play":
             card = info["card"]
             led = info["led"]
-            take_token(s, card)
+            take_token(s, card, reserve=sum(1 for c in later if c[-1] != trump and _val(c) < 14))
             if led is not None and refuse and card[-1] != led[-1]:  # F20: a void shown
                 voids[s].add(led[-1])
                 if card[-1] != trump:
