@@ -23,7 +23,8 @@ others are optional: without ``frapnet_validate_options`` the options stay as pa
 ``frapnet_trick_winner`` nothing calls it, without ``frapnet_action_label`` /
 ``frapnet_describe_event`` clients get generic text, without the bot hooks the computer
 players fall back to their view-only ``basic`` (no search), and without
-``frapnet_seat_view`` the host builds each seat's whole view (slower, the same views).
+``frapnet_seat_view`` / ``frapnet_seat_view_ui`` the host builds each seat's whole view / ui
+map (slower, the same views).
 Each table has its own plugin manager holding only its game's plugin and its active house
 rules (registered after the game, so pluggy calls them first). All per-table hooks are
 ``firstresult``: the first implementation that returns something other than ``None`` decides,
@@ -376,4 +377,31 @@ def frapnet_candidates(state, seat, actions, rng):
         one in every sample), the policy's own move among them; or None, and ``expert`` plays
         the policy's move. ``expert`` keeps the policy's move unless another candidate beats it
         on the same samples by a clear margin (``frapnet.bots.players.MARGIN``).
+    """
+
+
+# --- fan-out: the seat's own part of the ui map (optional, firstresult) --------------------------
+
+@hookspec(firstresult=True)
+def frapnet_seat_view_ui(state, seat, lang):
+    """Only ``seat``'s own fields of its ``ui`` map — for speed (issue #9 "Fan-out once"), as
+    :func:`frapnet_seat_view` is for the view.
+
+    :param state: a State, in or between deals (as for :func:`frapnet_view_ui`).
+    :param seat: the seat whose screen it is, 0…n−1 (never None).
+    :param lang: ``"en"`` or ``"ru"``, as for :func:`frapnet_view_ui`.
+    :returns: a dict of the :func:`frapnet_view_ui` fields in which this seat's screen differs
+        from a spectator's — Frap: ``hints`` (F16), ``refusals`` (F20) and ``cursor`` (F16, F17)
+        for the seat to act; La Krap: ``card_marks`` (the seat's team card, L5) — with the values
+        ``frapnet_view_ui(state, seat, lang)`` gives them; ``{}`` when nothing is the seat's own
+        (Napoleon, Frak You). The engine puts these fields over the spectator's map, built once
+        per change and language: the result must equal the seat's whole map from
+        ``frapnet_view_ui`` with every default filled in (tests/test_fanout.py checks it for
+        every installed game at every step of random deals). Never another seat's card (F9).
+        None: build this seat's whole map with ``frapnet_view_ui`` this time.
+
+    Without it — or when a house rule implements ``frapnet_view_ui`` but not this hook, so that
+    its change is never bypassed — each seat's whole map is built with ``frapnet_view_ui``
+    (:func:`frapnet.engine.present.seat_ui`): the same screens, slower (at 12 seats, about a
+    tenth of a millisecond per seat per change).
     """

@@ -6,14 +6,19 @@ same bytes on the wire — for every installed game, and never show a seat anoth
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from frapnet import engine
+from frapnet.engine import present
 from frapnet.net import wire
 from frapnet.plugins import load_registry
 from frapnet.testing import random_deals
 
+sys.path.insert(0, str(Path(__file__).parent))  # the fixed decks of the model tests
+PLUGINS = Path(__file__).parent / "plugins"
 GAMES = [("frap", 4), ("frap", 12), ("napoleon", 5), ("frak_you", 4), ("la_krap", 4)]
 
 
@@ -45,7 +50,7 @@ def test_seat_view_from_the_public_view_is_exactly_the_seats_view_F9(registry, g
                 assert enc.frame("view", "view", got) == data
                 assert penc.frame("view", "view", got) == data
                 own = engine.seat_part(st, seat, pub, lang)
-                assert penc.frame_part(own) in (data, None) and {**pub, **own} == want
+                assert penc.frame_part(own) == data and {**pub, **own} == want
             assert pub == engine.view(st, None, lang)  # the public view was not changed
         steps += 1
     assert steps > 20
@@ -117,3 +122,168 @@ def test_public_encoder_frames_a_body_of_another_shape_whole():
     assert enc.frame_part({"zz": 1}) is None
     body = dict(pub, l=[1, 1])  # equal-looking but [1, True] and [1, 1] encode differently
     assert enc.frame("view", "view", body) == wire.frame({"type": "view", "view": body})
+
+
+# --- the ui map split the same way: public once, the seat's own fields per seat (issue #9) ------
+
+SEAT_UI_FIELDS = {"frap": {"hints", "refusals", "cursor"}, "la_krap": {"card_marks"}, "napoleon": set(),
+                  "frak_you": set()}
+"""Per built-in game, the ui fields its ``frapnet_seat_view_ui`` may give (all others are public)."""
+
+
+@pytest.mark.parametrize("game, players", GAMES)
+def test_seat_ui_from_the_public_ui_is_exactly_the_seats_ui_F9(registry, game, players):
+    """Issue #9 "Fan-out once", the ui map: at every step of random deals (and between deals),
+    every seat, both languages, ``present.seat_ui`` over the spectator's map equals the seat's
+    whole map (``present.ui``) field for field, in order; where nothing is the seat's own it *is*
+    the spectator's object (its bytes are reused), and only the game's seat fields ever differ."""
+    if game not in registry.games:
+        pytest.skip(f"the {game} plugin is not installed")
+    state = engine.new_match(game, players, {}, (), registry)
+    assert present.splits_ui(state.rules) is True  # every built-in game has frapnet_seat_view_ui
+    rng = random.Random(f"ui{game}{players}")
+    shared = own = 0
+    fields = set()
+    for _, _, _, st in random_deals(state, rng, 3):
+        for lang in ("en", "ru"):
+            pub = present.ui(st, None, lang)
+            for seat in range(players):
+                want = present.ui(st, seat, lang)
+                got = present.seat_ui(st, seat, pub, lang)
+                assert list(got) == list(want) and got == want, (game, seat, st.version, lang)
+                if got is pub:
+                    shared += 1
+                else:
+                    own += 1
+                    diff = {k for k in got if got[k] != pub[k]}
+                    assert diff and {k for k in got if got[k] is not pub[k]} == diff  # a copy only if it differs
+                    fields |= diff
+            assert pub == present.ui(st, None, lang)  # the spectator's map was not changed
+    assert fields <= SEAT_UI_FIELDS[game]
+    if game == "frap":  # F20 refusals in play, for the seat to act only: every other seat shares the map
+        assert "refusals" in fields and 0 < own * (players - 1) <= shared
+    elif game == "la_krap":  # L5: each seat holding a team card sees it marked on its hand
+        assert fields == {"card_marks"} and own > 0
+    else:  # nothing of Napoleon's or Frak You's screen is a seat's own
+        assert own == 0 and shared > 0
+
+
+def test_frap_seat_ui_hint_and_cursor_for_the_seat_to_act_only_F16_F17():
+    """Frap's ``frapnet_seat_view_ui``: the F16 hint to a blind frapper who has not looked, the
+    F16 cursor once she has, the F17 cursor after a cut-in with the turn-up — each only in the
+    screen of the seat to act, built from the spectator's map exactly as the whole map gives it."""
+    from test_tui_model import act, table
+    st = table(turn_up="7S")  # trump ♠; Olga (seat 0) holds A♠ K♥ 7♥ 8♣
+    st = act(st, 0, "blind_frap")
+    for seat in (1, 2, 3):
+        st = act(st, seat, "whist")
+    pub = present.ui(st, None, "en")
+    got = present.seat_ui(st, 0, pub, "en")
+    assert got == present.ui(st, 0, "en") and got["hints"] == {"t": "Look at your cards first ([l]); then [t] takes "
+                                                                   "the turn-up (F16)."}
+    assert all(present.seat_ui(st, s, pub, "en") is pub for s in (1, 2, 3))
+    st = act(st, 0, "look")
+    pub = present.ui(st, None, "ru")
+    got = present.seat_ui(st, 0, pub, "ru")
+    assert got == present.ui(st, 0, "ru") and got["cursor"] == "7H" and got["hints"] == {}  # F16: not A♠
+    st = table(options={"cut_in": True})
+    st = act(st, 0, "frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    for seat in (0, 1, 2):
+        st = act(st, seat, "buy", ())
+    st = act(st, 3, "cut_in_trump")
+    pub = present.ui(st, None, "en")
+    got = present.seat_ui(st, 3, pub, "en")
+    assert got == present.ui(st, 3, "en") and got["cursor"] not in (None, "7D")  # F17: not the turn-up taken
+    assert engine.seat_part(st, 3, engine.public_view(st))["ui"]["cursor"] == got["cursor"]
+    assert "ui" not in engine.seat_part(st, 1, engine.public_view(st))  # the public map, its bytes reused
+
+
+HOUSE_UI = '''
+from frapnet.engine.spec import HouseRuleSpec
+from frapnet.hookspecs import hookimpl
+FRAPNET_API = 1
+
+@hookimpl
+def frapnet_register_house_rules(register):
+    register(HouseRuleSpec(name="ui_note", games=("frap",), rule="F27", summary="a note per seat"))
+
+@hookimpl(hookwrapper=True)
+def frapnet_view_ui(state, seat, lang):
+    outcome = yield
+    if "ui_note" in state.house_rules:
+        ui = outcome.get_result()
+        if ui is not None:
+            ui["legend"] = [f"seat {seat}"]
+'''
+
+
+def test_a_house_rule_changing_the_ui_without_a_seat_ui_is_never_bypassed(tmp_path):
+    """Issue #9: a house rule that wraps ``frapnet_view_ui`` but has no
+    ``frapnet_seat_view_ui``: each seat's whole map is built (its own legend line is there), as
+    ``engine.view`` gives it, and frames to the same bytes."""
+    (tmp_path / "ui_note.py").write_text(HOUSE_UI)
+    reg = load_registry([tmp_path], entry_points=False)
+    assert "ui_note" in reg.house_rules, reg.errors
+    state = engine.new_match("frap", 4, {}, ("ui_note",), reg)
+    assert present.splits_ui(state.rules) is False
+    deck = engine.pack(state)
+    random.Random(3).shuffle(deck)
+    st, _ = engine.start_deal(state, deck, 1)
+    pub = engine.public_view(st)
+    assert pub["ui"]["legend"] == ["seat None"]
+    enc = wire.PublicEncoder("view", "view", pub)
+    for seat in range(4):
+        own = engine.seat_part(st, seat, pub)
+        assert own["ui"]["legend"] == [f"seat {seat}"]
+        assert enc.frame_part(own) == wire.frame({"type": "view", "view": engine.view(st, seat)})
+
+
+def test_a_game_without_a_seat_ui_gets_each_seats_whole_map(registry):
+    """Issue #9: Lanterns (tests/plugins/toy_lanterns.py) has ``frapnet_view_ui`` (with T4
+    refusals for the seat to act) and no ``frapnet_seat_view_ui``: the old path, the same maps."""
+    reg = load_registry([PLUGINS], entry_points=False)
+    state = engine.new_match("lanterns", 3, {}, (), reg)
+    assert present.splits_ui(state.rules) is False
+    refused = 0
+    for _, _, _, st in random_deals(state, random.Random(4), 3):
+        pub = present.ui(st, None, "en")
+        for seat in range(3):
+            got = present.seat_ui(st, seat, pub, "en")
+            assert got == present.ui(st, seat, "en")
+            refused += bool(got["refusals"])
+    assert refused > 0
+
+
+def test_each_connection_gets_a_changes_events_and_view_in_one_write(registry):
+    """Issue #9 (host speed): after an accepted action every seat's connection and a spectator's
+    get that change's events, then its view, in one transport write — the same bytes, in the same
+    order, as the events and the seat's whole view encoded alone (F9: its own hand only)."""
+    from test_net_host import Conn, make, seat_all, to_act
+    table, factory, _ = make(4)
+    conns = seat_all(factory, 4)
+    watcher = Conn(factory)
+    watcher.hello("Zoya", spectate=True, lang="ru")
+    writes = {id(c): [] for c in conns + [watcher]}
+    for c in conns + [watcher]:
+        real_write, real_seq = c.tr.write, c.tr.writeSequence
+        c.tr.write = lambda data, c=c, w=real_write: (writes[id(c)].append([data]), w(data))
+        c.tr.writeSequence = lambda seq, c=c, w=real_seq: (writes[id(c)].append(list(seq)), w(seq))
+    mover = to_act(conns)[0]
+    before = table.state
+    mover.act(mover.view["actions"][0]["action"])
+    st = table.state
+    assert st.version == before.version + 1
+    _, events = engine.apply(before, mover.welcome["seat"], tuple(mover.view["actions"][0]["action"]))
+    assert events and events[0]["seat"] == mover.welcome["seat"]
+    for c in conns + [watcher]:
+        assert len(writes[id(c)]) == 1, c.welcome["seat"]  # one write for the whole change
+        frames = writes[id(c)][0]
+        lang = "ru" if c is watcher else "en"
+        seat = None if c is watcher else c.welcome["seat"]
+        want_events = [wire.frame({"type": "event", "event": dict(
+            ev, text=engine.describe_event(st, ev, table.names, lang))}) for ev in events]
+        want_view = wire.frame({"type": "view", "view": table.fanout.view_for(seat, lang)})
+        assert frames == want_events + [want_view]

@@ -138,6 +138,39 @@ def test_outbound_queue_bounded_views_coalesced():
     assert p.overflowed and tr.disconnected  # aborted, not a graceful close
 
 
+
+def test_a_changes_frames_go_out_in_one_write_in_order_and_queue_as_before():
+    """Issue #9 (host speed): ``sendFrames`` writes a change's events and view in one transport
+    call, in order; while the peer does not read they are queued frame by frame — a newer view
+    replaces the queued one, events stay in order — and the bound still aborts the connection."""
+    p = Echo()
+    p.max_queued = 10_000
+    tr = _connected(p)
+    writes = []
+    real = tr.writeSequence
+    tr.writeSequence = lambda seq: (writes.append(len(seq)), real(seq))
+    change = [wire.frame({"type": "event", "event": {"n": 1}}), wire.frame({"type": "event", "event": {"n": 2}}),
+              wire.frame({"type": "view", "view": {"version": 7}})]
+    p.sendFrames([("event", change[0]), ("event", change[1]), ("view", change[2])])
+    assert writes == [3] and tr.value() == b"".join(change) and p.bytes_sent == sum(map(len, change))
+    tr.clear()
+    tr.producer.pauseProducing()
+    for v in (8, 9):
+        p.sendFrames([("event", wire.frame({"type": "event", "event": {"n": v}})),
+                      ("view", wire.frame({"type": "view", "view": {"version": v}}))])
+    assert [k for k, _ in p._queue] == ["event", "event", "view"] and tr.value() == b""
+    tr.producer.resumeProducing()
+    got, data = [], tr.value()
+    while data:
+        n = int.from_bytes(data[:4], "big")
+        got.append(wire.decode(data[4:4 + n]))
+        data = data[4 + n:]
+    assert got == [{"type": "event", "event": {"n": 8}}, {"type": "event", "event": {"n": 9}},
+                   {"type": "view", "view": {"version": 9}}]
+    tr.producer.pauseProducing()
+    p.sendFrames([("event", wire.frame({"type": "event", "event": {"t": "x" * 6000}}))] * 2)
+    assert p.overflowed and tr.disconnected  # past max_queued: aborted, as sendFrame does
+
 def test_clean_text_strips_controls_and_escapes():
     assert clean_text("Ol\x1b[31mga\x07\u202e", 32) == "Ol[31mga"
     assert clean_text("a\nb\tc", 32) == "a b c"
@@ -219,3 +252,57 @@ def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
               for s in range(12)]
     assert len(calls) == 12 and len(set(frames)) == 12
     assert wire.decode(frames[5][4:])["view"] == {"seat": 5, "balances": balances, "hand": ["5"]}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["balances", "pot", "hand", "seats", "sheet", "x", "y", "ui"]), values,
+                       min_size=1, max_size=8),
+       st.dictionaries(st.sampled_from(["balances", "pot", "hand", "seats", "sheet", "x", "y", "ui"]), values,
+                       max_size=8),
+       st.lists(st.booleans(), min_size=8, max_size=8),
+       st.dictionaries(st.sampled_from(["hand", "seat", "x", "ui"]), values, max_size=3))
+def test_public_encoder_after_a_previous_one_frames_byte_identically_F6(old, new, keep, own):
+    """Issue #9: a public view encoded after the last change's (``previous``) reuses the bytes of
+    the values that are the very same objects, or lists/maps of the very same objects (the score
+    sheet's rows) — and every frame, a seat's part included, is still exactly ``frame()`` of the
+    whole view: equal values of other types (``[1]`` then ``[True]``, 1 then 1.0), big integers
+    (F6) and a changed key order are encoded anew."""
+    prev = wire.PublicEncoder("view", "view", old)
+    body = {}
+    for (k, v), same in zip(new.items(), keep):
+        if same and k in old:  # the very object, or a fresh list/map of the very same items
+            v = old[k] if not isinstance(old[k], (list, dict)) or len(body) % 2 else \
+                (list(old[k]) if isinstance(old[k], list) else dict(old[k]))
+        body[k] = v
+    enc = wire.PublicEncoder("view", "view", body, prev)
+    assert enc.public_frame() == wire.frame({"type": "view", "view": body})
+    part = {k: v for k, v in own.items() if k in body}
+    assert enc.frame_part(part) == wire.frame({"type": "view", "view": {**body, **part}})
+    assert enc.frame_part(part) == wire.frame({"type": "view", "view": {**body, **part}})  # its runs cached
+    if set(own) - set(body):
+        assert enc.frame_part(own) is None
+
+
+def test_public_encoder_encodes_an_unchanged_score_sheet_once_per_match_F6(monkeypatch):
+    """Issue #9: the score sheet's rows are the state's own objects (never changed): after a
+    change that left them alone, the next public view does not encode their big integers again,
+    only the balances that changed; a new row (a deal settled) is encoded once."""
+    calls = []
+    orig = wire._default
+
+    def spy(obj):
+        calls.append(obj)
+        return orig(obj)
+    monkeypatch.setattr(wire, "_packer", wire.msgpack.Packer(default=spy, use_bin_type=True))
+    rows = [{"deal": d, "after": [2 ** 70 + d * 12 + s for s in range(12)], "pot": 2 ** 66} for d in range(30)]
+    first = wire.PublicEncoder("view", "view", {"balances": list(rows[-1]["after"]), "sheet": list(rows)})
+    assert len(calls) == 12 + 30 * 13
+    calls.clear()
+    body = {"balances": [2 ** 71] * 12, "sheet": list(rows)}
+    second = wire.PublicEncoder("view", "view", body, first)
+    assert len(calls) == 12 and second.public_frame() == wire.frame({"type": "view", "view": body})
+    calls.clear()
+    new_row = {"deal": 30, "after": [2 ** 72] * 12, "pot": 2 ** 66}
+    body = {"balances": body["balances"], "sheet": rows + [new_row]}
+    third = wire.PublicEncoder("view", "view", body, second)
+    assert len(calls) == 30 * 13 + 13 and third.public_frame() == wire.frame({"type": "view", "view": body})

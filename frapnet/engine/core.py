@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from frapnet.cards import ALL_CARDS, CardError, card_key, parse_card, SUITS
-from frapnet.engine.present import ui as present_ui
+from frapnet.engine.present import seat_ui as present_seat_ui, ui as present_ui
 from frapnet.engine.rules import Rules, installed_registry
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
@@ -242,7 +242,7 @@ def apply(state: State, seat: int, action: Any) -> tuple[State, list]:
 def _finish_deal(state: State) -> list:
     report = state.rules.settle(state)
     state.reports = state.reports + (report,)
-    state.totals = state.totals + ((state.deal_no, tuple(state.balances), state.pot),)
+    state.totals = state.totals + ({"deal": state.deal_no, "after": list(state.balances), "pot": state.pot},)
     state.phase = OVER if state.phase == OVER or state.match.get("over") else BETWEEN
     state.to_act = ()
     return [{"type": "deal_end", "report": report}]
@@ -278,6 +278,8 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     sheet: per settled deal, oldest first, ``{"deal": n, "after": [balance or points per seat],
     "pot": chips}``), ``ui`` (what a client shows,
     :mod:`frapnet.engine.present`); plus the game's keys (see :func:`frapnet.hookspecs.frapnet_view`).
+    ``last_report`` and the rows of ``sheet`` are the state's own objects, shared by every view of
+    the match (so that a fan-out encodes them once): read them, never change them.
     """
     v = {
         "game": state.game, "title": state.spec.title, "players": state.players, "seat": seat,
@@ -286,7 +288,7 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
         "match_over": state.phase == OVER, "options": dict(state.options),
         "house_rules": list(state.house_rules), "to_act": list(state.to_act),
         "last_report": state.reports[-1] if state.reports else None,
-        "sheet": [{"deal": d, "after": list(after), "pot": pot} for d, after, pot in state.totals],
+        "sheet": list(state.totals),  # the state's own rows (never changed): a fan-out reuses their bytes
     }
     if state.deal is not None:
         v.update(state.rules.view(state, seat, lang) or {})
@@ -330,20 +332,24 @@ def seat_view(state: State, seat: int, public: dict, lang: str = "en") -> dict:
 
 def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
     """Only ``seat``'s own keys of ``view(state, seat, lang)``, given ``public`` (:func:`public_view`
-    of this state and language): ``seat``, ``actions`` and the game's
-    :func:`frapnet.hookspecs.frapnet_seat_view` (F9: its hand once looked) — so that a fan-out
-    builds the public part once per change and only this per seat (issue #9 "Fan-out once"); and
-    the seat's ``ui`` map (:mod:`frapnet.engine.present`).
+    of this state and language): ``seat``, ``actions``, the game's
+    :func:`frapnet.hookspecs.frapnet_seat_view` (F9: its hand once looked) and, if the seat's
+    screen differs from a spectator's, ``ui`` (:func:`frapnet.engine.present.seat_ui`, the game's
+    :func:`frapnet.hookspecs.frapnet_seat_view_ui`) — so that a fan-out builds the public part
+    once per change and only this per seat (issue #9 "Fan-out once").
     ``{**public, **seat_part(...)}`` equals ``view(state, seat, lang)``. A game (or house rule)
-    without that hook gives the seat's whole game view from ``frapnet_view`` here."""
+    without those hooks gives the seat's whole game view from ``frapnet_view`` / its whole ui map
+    from ``frapnet_view_ui`` here."""
     own: dict = {"seat": seat}
     if state.deal is not None:
         part = state.rules.seat_view(state, seat, lang) if _splits_views(state.rules) else None
         own.update(part if part is not None else (state.rules.view(state, seat, lang) or {}))
     hand = own["hand"] if "hand" in own else public.get("hand", ())
     own["actions"] = _view_actions(state, seat, hand, lang)
-    ui = present_ui(state, seat, lang)  # the seat's refusals, cursor and card marks, if any
-    own["ui"] = public["ui"] if ui == public.get("ui") else ui  # else the public object: its bytes are reused
+    shown = public.get("ui")
+    ui = present_ui(state, seat, lang) if shown is None else present_seat_ui(state, seat, shown, lang)
+    if ui is not shown:  # the seat's refusals, cursor, card marks…; else the public map stays
+        own["ui"] = ui
     return own
 
 

@@ -31,6 +31,10 @@ Fields (docs/protocol.md, "The view's ui map"; docs/plugins.md for plugin author
   ``columns`` (list of ``{"title": str, "cells": [str per seat]}``) and ``notes`` (list of str).
 - ``options`` (list of ``[label, value]`` str pairs): the table's options in words (F27).
 
+A fan-out builds the spectator's map once per change and language and only each seat's own
+fields per seat (:func:`seat_ui`, the game's :func:`frapnet.hookspecs.frapnet_seat_view_ui`:
+refusals, cursor, hints, card marks…; issue #9 "Fan-out once").
+
 Pure: no I/O. ``lang`` is ``"en"`` or ``"ru"`` (anything else reads as English).
 """
 from __future__ import annotations
@@ -74,7 +78,7 @@ def defaults(state, seat, lang: str) -> dict:
     return {
         "title": state.spec.title, "goal": state.spec.summary or state.spec.title,
         "special_cards": [], "keys": {}, "hints": {},
-        "ledger": {"title": w["balance"] if chips else w["points"], "signed": chips},
+        "ledger": defaults_ledger(state, lang),
         "pot": w["pot"] if chips else None,
         "columns": [], "cells": [[] for _ in range(state.players)], "marks": [""] * state.players,
         "refusals": {}, "cursor": None, "card_marks": {}, "trick_marks": [], "last_trick_marks": [],
@@ -91,10 +95,63 @@ def ui(state, seat, lang: str) -> dict:
     out = defaults(state, seat, lang)
     given: Any = state.rules.view_ui(state, seat, lang)
     if isinstance(given, dict):
-        for k, v in given.items():
-            if k in out and v is not None:
-                if k == "ledger" and isinstance(v, dict):
-                    out[k] = {**out[k], **v}
-                else:
-                    out[k] = v
+        _merge(out, given, out["ledger"])
     return out
+
+
+def _merge(out: dict, given: dict, ledger: dict) -> None:
+    """Put the plugin's ``given`` fields into ``out`` (every field of :data:`FIELDS` already
+    there): unknown and None ones are ignored, ``ledger`` completes the default ``ledger``."""
+    for k, v in given.items():
+        if k in out and v is not None:
+            out[k] = {**ledger, **v} if k == "ledger" and isinstance(v, dict) else v
+
+
+def seat_ui(state, seat: int, public: dict, lang: str) -> dict:
+    """``ui(state, seat, lang)`` — equal to it, fields in the same order — given ``public``, the
+    ``ui`` map of this state and language for a spectator (``ui(state, None, lang)``, built once
+    per change): ``public`` itself when nothing of the screen is the seat's own, else a copy
+    with the seat's own fields (issue #9 "Fan-out once"; ``public`` is not changed).
+
+    The seat's fields come from :func:`frapnet.hookspecs.frapnet_seat_view_ui` (its refusals,
+    cursor, card marks, hints…) when every plugin of the table that implements
+    ``frapnet_view_ui`` also implements it (see :func:`splits_ui`; a table without either takes
+    every default, the same for every seat). Otherwise — or when the hook returns None — the
+    seat's whole map is built with :func:`ui`, as before: the same map, slower."""
+    split = splits_ui(state.rules)
+    if split is None:
+        return public
+    part: Any = state.rules.seat_view_ui(state, seat, lang) if split else None
+    if not isinstance(part, dict):
+        mine = ui(state, seat, lang)
+        return public if mine == public else mine
+    if not any(k in public and v is not None for k, v in part.items()):
+        return public
+    out = dict(public)
+    _merge(out, part, defaults_ledger(state, lang) if "ledger" in part else {})
+    return out
+
+
+def defaults_ledger(state, lang: str) -> dict:
+    """The default ``ledger`` field (the balance column's heading; signed in a chips game)."""
+    w = words(lang)
+    chips = state.spec.ledger == "chips"
+    return {"title": w["balance"] if chips else w["points"], "signed": chips}
+
+
+_UNKNOWN = object()
+
+
+def splits_ui(rules) -> bool | None:
+    """True if every plugin of the table (``rules``, :class:`frapnet.engine.rules.Rules`) that
+    implements ``frapnet_view_ui`` also implements ``frapnet_seat_view_ui`` — so a house rule
+    that changes the screen is never bypassed; None if none implements ``frapnet_view_ui`` (every
+    field its default: the same map for every seat); False otherwise. Cached on ``rules``."""
+    ok = getattr(rules, "_splits_ui", _UNKNOWN)
+    if ok is _UNKNOWN:
+        hook = rules.pm.hook
+        painters = {i.plugin for i in hook.frapnet_view_ui.get_hookimpls()}
+        splitters = {i.plugin for i in hook.frapnet_seat_view_ui.get_hookimpls()}
+        ok = None if not painters else painters <= splitters
+        rules._splits_ui = ok
+    return ok

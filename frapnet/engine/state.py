@@ -28,8 +28,9 @@ class State:
       first, so appending is O(1) and clones share it); an entry is ``(dealer, deck tuple,
       actions)`` where ``actions`` is again such a list of ``(seat, verb[, arg])``. Use
       :meth:`deals` for plain tuples — enough to write a record; ``reports``: tuple of settled
-      deal reports; ``totals``: per settled deal, oldest first, ``(deal_no, balances after it,
-      pot after it)`` (the score sheet of the match); ``version``: accepted actions and deals so
+      deal reports; ``totals``: per settled deal, oldest first, ``{"deal": deal_no,
+      "after": [balances after it], "pot": pot after it}`` (the score sheet of the match: the
+      view's ``sheet`` rows themselves, never changed); ``version``: accepted actions and deals so
       far (the wire's state version).
     - ``match``: a dict the game may use for match-level data (Frak You penalty points…);
       copied on clone, so a game must replace nested values rather than mutate them.

@@ -961,18 +961,36 @@ def frapnet_view_ui(state, seat, lang):
     }
     if d is not None:
         out["cells"] = [[t["decl"].get(d.declared[s], "") if d.declared[s] else ""] for s in range(d.n)]
-        if seat is not None and seat == d.turn and d.phase == BUY and d.blind and seat == d.frapper \
-                and d.turn_up is not None and not d.took_trump and not d.looked[seat]:
-            out["hints"] = {UI_KEYS["take_trump"]: t["look_first"]}  # F16: the discard is named, so look first
-        if seat is not None and d.looked[seat]:
-            out["refusals"] = _refusals(state, d, seat, t, lang)
-            if seat == d.turn and d.phase == BUY and d.blind and seat == d.frapper and d.turn_up is not None \
-                    and not d.took_trump:
-                out["cursor"] = _weakest(d.hands[seat], d.trump)   # F16: not the top trump
-            elif seat == d.turn and d.phase == CUT_DISCARD:
-                out["cursor"] = _weakest(d.hands[seat], d.trump)   # F17: not the turn-up just taken
     if state.reports:
         out["report"] = report_columns(state.reports[-1], lang)
+    if seat is not None:
+        out.update(_seat_ui(state, seat, t, lang))
+    return out
+
+
+@hookimpl
+def frapnet_seat_view_ui(state, seat, lang):
+    """``seat``'s own fields of :func:`frapnet_view_ui`: only for the seat to act — the F16 hint
+    before a blind frapper looks, the F20 refusals, the F16/F17 cursor."""
+    return _seat_ui(state, seat, _UI.get(lang, _UI["en"]), lang)
+
+
+def _seat_ui(state, seat, t, lang) -> dict:
+    """The ui fields that are ``seat``'s own, only those it has (see :func:`frapnet_view_ui`)."""
+    d = state.deal
+    if d is None or seat != d.turn:  # hints, refusals and the cursor are only ever the seat to act's
+        return {}
+    out = {}
+    blind_buy = d.phase == BUY and d.blind and seat == d.frapper and d.turn_up is not None and not d.took_trump
+    if not d.looked[seat]:
+        if blind_buy:
+            out["hints"] = {UI_KEYS["take_trump"]: t["look_first"]}  # F16: the discard is named, so look first
+        return out
+    refusals = _refusals(state, d, seat, t, lang)
+    if refusals:
+        out["refusals"] = refusals
+    if blind_buy or d.phase == CUT_DISCARD:
+        out["cursor"] = _weakest(d.hands[seat], d.trump)  # F16: not the top trump; F17: not the turn-up just taken
     return out
 
 

@@ -6,8 +6,10 @@ spectators and state; it never changes them. Every seat gets only its own view
 (``engine.view(state, seat)``: its own hand, F9); spectators get the public view.
 
 Connections are *peers* (:class:`Peer`): ``peer.send(msg)``, ``peer.lang``, and optionally
-``peer.send_frame(kind, data)`` taking bytes already encoded once for many peers (a
-:class:`frapnet.net.server.HostProtocol` has it; test doubles need not).
+``peer.send_frame(kind, data)`` taking bytes already encoded once for many peers and
+``peer.send_frames([(kind, data), …])`` taking a change's frames at once, in order (a
+:class:`frapnet.net.server.HostProtocol` has both: one transport write per change; test doubles
+need neither).
 """
 from __future__ import annotations
 
@@ -52,22 +54,15 @@ def send_frame(peer, msg: dict, data: bytes) -> None:
         peer.send(msg)
 
 
-def send_encoded(peer, kind: str, data: bytes, field: str, body: dict) -> None:
-    """Like :func:`send_frame` for the message ``{"type": kind, field: body}`` (built only for a
-    peer without ``send_frame``)."""
-    sender = getattr(peer, "send_frame", None)
-    if sender is not None:
-        sender(kind, data)
-    else:
-        peer.send({"type": kind, field: body})
-
-
 class Fanout:
     """Views and events of one ``table``, built and encoded once per change and sent to its
     seats' connections and spectators."""
 
     def __init__(self, table: "Table") -> None:
         self.table = table
+        self._encoders: dict[str, wire.PublicEncoder] = {}
+        """Per language, the encoder of the last public view sent: what is unchanged since keeps
+        its bytes (the score sheet's rows, the last report, unchanged balances)."""
 
     def peers(self) -> list:
         """Every connection at the table: the seats' (in seat order), then the spectators."""
@@ -136,25 +131,51 @@ class Fanout:
             v = self.generic_view(seat)
             return v, wire.frame({"type": "view", "view": v})
 
+    def change(self, events: list[dict]) -> None:
+        """After a change of the table: every engine event (:meth:`events`), then every view
+        (:meth:`views`) — each peer's frames of the change in that order, in one transport write
+        (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
+        out = self._event_frames(events) if events else {}
+        for key, (p, frames) in self._view_frames().items():
+            if key in out:
+                out[key][1].extend(frames)
+            else:
+                out[key] = (p, frames)
+        self._deliver(out)
+
     def views(self) -> None:
         """Send every connected seat its own view and every spectator the public view.
 
         Fan-out once (issue #9 part 5): per language, the public view is built and encoded once
         (:func:`frapnet.engine.public_view`, :class:`frapnet.net.wire.PublicEncoder`: balances,
-        pot, seats, the last report — big integers past 2^64 included, F6); per seat only its own
-        keys are built (:func:`frapnet.engine.seat_part`: ``seat``, its hand once looked — F9 —
-        its discards, its ``actions``) and encoded. Every frame is byte-for-byte what encoding
-        that seat's whole view alone gives (tests/test_fanout.py, test_net_wire.py)."""
+        pot, seats, the last report — big integers past 2^64 included, F6 — and the ui map); per
+        seat only its own keys are built (:func:`frapnet.engine.seat_part`: ``seat``, its hand
+        once looked — F9 — its discards, its ``actions``, and its own ui fields if any: refusals,
+        cursor…) and encoded. Every frame is byte-for-byte what encoding that seat's whole view
+        alone gives (tests/test_fanout.py, test_net_wire.py)."""
+        self._deliver(self._view_frames())
+
+    def events(self, events: list[dict]) -> None:
+        """Send each engine event (with its ``text`` from the game's ``frapnet_describe_event``
+        in each recipient's language) to everyone; one message and one encoding per language.
+        An event the plugin cannot describe or encode goes out as its type and words only."""
+        if events:
+            self._deliver(self._event_frames(events))
+
+    # Frames to send, per peer (keyed by id, in peers() order): (kind, data, msg) — ``msg`` the
+    # message map for a peer without ``send_frame`` (None for the others: never built for them).
+    def _view_frames(self) -> dict[int, tuple]:
         t = self.table
         names, connection, deadlines = t.names, t.connection(), t.takeover.deadlines()
         public: dict[str, tuple] = {}  # lang -> (public view, its encoder; None: the game's view failed)
+        out: dict[int, tuple] = {}
 
         def public_for(lang: str) -> tuple:
             if lang not in public:
                 try:
                     v = engine.public_view(t.state, lang)
                     v["names"], v["connection"], v["table"], v["deadlines"] = names, connection, t.name, deadlines
-                    public[lang] = (v, wire.PublicEncoder("view", "view", v))
+                    public[lang] = (v, wire.PublicEncoder("view", "view", v, self._encoders.get(lang)))
                 except Exception:  # noqa: BLE001 - a game plugin's bug: per-seat views, logged there
                     public[lang] = (self.view_for(None, lang, names, connection), None)
             return public[lang]
@@ -165,18 +186,19 @@ class Fanout:
                 continue
             pub, enc = public_for(p.lang)
             v, data = None, None
+            bytes_only = getattr(p, "send_frame", None) is not None
             if enc is not None:
                 try:
                     own = engine.seat_part(t.state, s.index, pub, p.lang)
                     data = enc.frame_part(own)
                 except Exception:  # noqa: BLE001 - a game plugin's bug: the seat's whole view below
                     data = None
-                if data is not None and getattr(p, "send_frame", None) is None:
+                if data is not None and not bytes_only:
                     v = {**pub, **own}
             if data is None:  # the slow path: the seat's whole view, encoded on its own
                 v, data = self._frame_view(wire.SharedEncoder(), s.index,
                                            self.view_for(s.index, p.lang, names, connection))
-            send_encoded(p, "view", data, "view", v)
+            out[id(p)] = (p, [("view", data, None if bytes_only else {"type": "view", "view": v})])
         spectator_frames: dict[str, tuple[dict, bytes]] = {}
         for p in t.spectators:
             if p.lang not in spectator_frames:
@@ -184,18 +206,15 @@ class Fanout:
                 spectator_frames[p.lang] = (pub, enc.public_frame()) if enc is not None else \
                     self._frame_view(wire.SharedEncoder(), None, pub)
             pub, data = spectator_frames[p.lang]
-            send_encoded(p, "view", data, "view", pub)
+            out[id(p)] = (p, [("view", data, {"type": "view", "view": pub})])
+        self._encoders = {lang: enc for lang, (_, enc) in public.items() if enc is not None}
+        return out
 
-    # --- events ----------------------------------------------------------------------------
-    def events(self, events: list[dict]) -> None:
-        """Send each engine event (with its ``text`` from the game's ``frapnet_describe_event``
-        in each recipient's language) to everyone; one message and one encoding per language.
-        An event the plugin cannot describe or encode goes out as its type and words only."""
-        if not events:
-            return
+    def _event_frames(self, events: list[dict]) -> dict[int, tuple]:
         t = self.table
         names = t.names
         peers = self.peers()
+        out: dict[int, tuple] = {id(p): (p, []) for p in peers}
         for ev in events:
             by_lang: dict[str, tuple[dict, bytes]] = {}  # one message and one encoding per language
             for p in peers:
@@ -214,7 +233,24 @@ class Fanout:
                         data = wire.frame(msg)
                     by_lang[p.lang] = (msg, data)
                 msg, data = by_lang[p.lang]
-                send_frame(p, msg, data)
+                out[id(p)][1].append(("event", data, msg))
+        return out
+
+    @staticmethod
+    def _deliver(out: dict[int, tuple]) -> None:
+        """Send each peer its frames, in order: all in one call of its ``send_frames`` if it has
+        one (a HostProtocol: one transport write), else one ``send_frame`` or ``send`` each."""
+        for p, frames in out.values():
+            many = getattr(p, "send_frames", None)
+            if many is not None:
+                many([(kind, data) for kind, data, _ in frames])
+                continue
+            one = getattr(p, "send_frame", None)
+            for kind, data, msg in frames:
+                if one is not None:
+                    one(kind, data)
+                else:
+                    p.send(msg)
 
     def seat_event(self, kind: str, s: Seat, **facts) -> None:
         """Tell everyone at the table (seats and spectators) about a change at seat ``s``: an

@@ -133,8 +133,7 @@ class Table:
 
     def _changed(self, events: list[dict] = ()) -> None:
         self.takeover.turn_clock()  # before the views: they carry the deadlines
-        self.fanout.events(list(events))
-        self.fanout.views()
+        self.fanout.change(list(events))  # the events, then the views: one write per connection
         self.takeover.schedule()
         if self.on_seats_changed is not None and not events:
             self.on_seats_changed()

@@ -22,6 +22,7 @@ in our own queue (a newer ``view`` replaces an older queued one); when that queu
 from __future__ import annotations
 
 import re
+from operator import is_
 from typing import Any
 
 import msgpack
@@ -97,6 +98,19 @@ def _map_header(n: int) -> bytes:
     return b"\xdf" + n.to_bytes(4, "big")
 
 
+def _unchanged(new, old) -> bool:
+    """True if ``new`` is ``old``, or a list/dict of the very same objects (keys, values) in the same
+    order: the same bytes (identity, not ``==``: ``1`` and ``True`` are equal, encode differently)."""
+    if new is old:
+        return True
+    kind = type(new)
+    if (kind is not list and kind is not dict) or type(old) is not kind or len(new) != len(old):
+        return False
+    if kind is dict:
+        return all(map(is_, new, old)) and all(map(is_, new.values(), old.values()))
+    return all(map(is_, new, old))
+
+
 def _same_types(a, b) -> bool:
     """True if ``a`` and ``b`` (already ``==``, of one type) also hold values of the same types
     all the way down, map keys in the same order: ``[1]`` and ``[True]``, ``{"a": 1, "b": 2}`` and
@@ -162,18 +176,31 @@ class PublicEncoder:
     view's object itself — costs only the encoding of its own values. Frames are byte-for-byte
     :func:`frame` of ``{"type": kind, field: body}``; a body of another shape is framed whole.
     Use one encoder per state and language; ``public`` must not change while it is in use.
+
+    ``previous``: the encoder of the table's last public view (same language): a value unchanged
+    since — the very same object (the last report), or a list/map of the very same objects (the
+    score sheet's rows, unchanged balances) — keeps its bytes (:func:`_unchanged`: identity only,
+    exact as long as nothing the views hold is changed in place; engine states never are).
     """
 
-    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field")
+    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs")
 
-    def __init__(self, kind: str, field: str, public: dict) -> None:
+    def __init__(self, kind: str, field: str, public: dict, previous: "PublicEncoder | None" = None) -> None:
         pack = encode
         self._kind, self._field = kind, field
         self._head = b"\x82\xa4type" + pack(kind) + pack(field) + _map_header(len(public))
         self._keys = tuple(public)
         self._values = tuple(public.values())
-        self._chunks = [pack(k) + pack(v) for k, v in public.items()]
         self._index = {k: i for i, k in enumerate(public)}
+        self._runs: dict[tuple, list[bytes]] = {}  # seats' own positions -> the public bytes between them
+        if previous is None or previous._kind != kind or previous._field != field:
+            self._chunks = [pack(k) + pack(v) for k, v in public.items()]
+            return
+        chunks = self._chunks = []
+        at, values, old = previous._index.get, previous._values, previous._chunks
+        for k, v in public.items():
+            i = at(k)
+            chunks.append(old[i] if i is not None and _unchanged(v, values[i]) else pack(k) + pack(v))
 
     def public_frame(self) -> bytes:
         """The frame of the public view itself (a spectator's)."""
@@ -182,17 +209,30 @@ class PublicEncoder:
 
     def frame_part(self, own: dict) -> bytes | None:
         """The frame of ``{**public, **own}`` (``own``: a seat's own keys,
-        :func:`frapnet.engine.seat_part`), encoding only ``own``'s values; None if ``own`` has a
-        key the public view lacks (frame the merged view whole then)."""
-        parts = self._chunks[:]
-        index = self._index
-        try:
-            for k, v in own.items():
-                parts[index[k]] = encode(k) + encode(v)
-        except KeyError:
-            return None
-        data = self._head + b"".join(parts)
-        return len(data).to_bytes(4, "big") + data
+        :func:`frapnet.engine.seat_part`), encoding only ``own``'s values (a value that is the
+        public view's object keeps its bytes); None if ``own`` has a key the public view lacks
+        (frame the merged view whole then). The public bytes between own keys are joined once."""
+        index, values = self._index, self._values
+        mine = {}
+        for k, v in own.items():
+            i = index.get(k)
+            if i is None:
+                return None
+            if v is not values[i]:
+                mine[i] = v
+        at = tuple(sorted(mine))
+        runs = self._runs.get(at)
+        if runs is None:
+            chunks = self._chunks
+            cuts = (-1,) + at + (len(chunks),)
+            runs = self._runs[at] = [b"".join(chunks[a + 1:b]) for a, b in zip(cuts, cuts[1:])]
+        keys = self._keys
+        parts = [b"", self._head, runs[0]]
+        for i, run in zip(at, runs[1:]):
+            parts.append(encode(keys[i]) + encode(mine[i]))
+            parts.append(run)
+        parts[0] = sum(map(len, parts)).to_bytes(4, "big")
+        return b"".join(parts)
 
     def frame(self, kind: str, field: str, body: dict) -> bytes:
         """``frame({"type": kind, field: body})`` (``kind`` and ``field`` as given to the encoder)."""
@@ -401,12 +441,25 @@ class FramedProtocol(Int32StringReceiver):
     def sendFrame(self, kind: str, data: bytes) -> None:
         """Send an already encoded frame (``data`` from :func:`frame` or
         :meth:`SharedEncoder.frame`) of message type ``kind`` — one encoding for many peers."""
-        if getattr(self, "_closing", False) or self.transport is None:
+        self.sendFrames([(kind, data)])
+
+    def sendFrames(self, frames: list[tuple[str, bytes]]) -> None:
+        """Send several already encoded frames ``[(kind, data), …]`` in this order — the events
+        and the view of one change — in one transport write (one wake-up of the reactor's writer
+        instead of one per frame); while the peer is not reading they are queued one by one, as
+        by :meth:`sendFrame` (a queued view replaced by a newer one)."""
+        if getattr(self, "_closing", False) or self.transport is None or not frames:
             return
         if not self._paused and not self._queue:
-            self.bytes_sent += len(data)
-            self.transport.write(data)
+            datas = [data for _, data in frames]
+            self.bytes_sent += sum(map(len, datas))
+            self.transport.writeSequence(datas)
             return
+        for kind, data in frames:
+            self._enqueue(kind, data)
+
+    def _enqueue(self, kind: str, data: bytes) -> None:
+        """Queue a frame while the peer is not reading; past ``max_queued`` bytes, abort."""
         if kind == "view":  # coalesce: only the newest view matters
             for i, (k, old) in enumerate(self._queue):
                 if k == "view":

@@ -852,8 +852,6 @@ def frapnet_view_ui(state, seat, lang):
         out["cells"] = [[_sym(d.team_cards[s]),
                          " ".join(_sym("K" + x) + _sym("Q" + x) for x in d.declared[s])]  # ru: К♣Д♣
                         for s in range(d.n)]
-        if seat is not None and d.team[seat] is not None:
-            out["card_marks"] = {d.team[seat]: TEAM_CARD_MARK}
         if d.trick:
             out["trick_marks"] = [NEUTRAL_MARK if x else "" for x in neutralised(d.trick, d.eff)]
         if d.last_trick:
@@ -865,7 +863,18 @@ def frapnet_view_ui(state, seat, lang):
         dp = r.get("deal_points") or [0] * n
         out["report"] = {"columns": [{"title": t["tricks"], "cells": [str(x) for x in r.get("tricks") or [0] * n]},
                                      {"title": t["deal_points"], "cells": [f"+{x}" for x in dp]}], "notes": []}
+    if seat is not None:
+        out.update(frapnet_seat_view_ui(state, seat, lang))
     return out
+
+
+@hookimpl
+def frapnet_seat_view_ui(state, seat, lang):
+    """``seat``'s own field of :func:`frapnet_view_ui`: its team card marked on its hand (L5)."""
+    d = state.deal
+    if d is not None and d.team[seat] is not None:
+        return {"card_marks": {d.team[seat]: TEAM_CARD_MARK}}
+    return {}
 
 
 # --- statistics (`frapnet stats`) ---------------------------------------------------------------

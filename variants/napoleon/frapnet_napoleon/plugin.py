@@ -712,6 +712,13 @@ def frapnet_view_ui(state, seat, lang):
     return out
 
 
+
+@hookimpl
+def frapnet_seat_view_ui(state, seat, lang):
+    """Nothing of Napoleon's screen (:func:`frapnet_view_ui`) is a seat's own: the same for every
+    seat and a spectator, built once per change (issue #9 "Fan-out once")."""
+    return {}
+
 # --- statistics (`frapnet stats`) ---------------------------------------------------------------
 
 @hookimpl
