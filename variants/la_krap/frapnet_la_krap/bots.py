@@ -19,9 +19,13 @@ Seats 0…n−1 clockwise. Pure; no I/O.
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 
+from frapnet import engine
 from frapnet.cards import card_key
+from frapnet.engine import fast
+from frapnet.errors import RuleError
 from frapnet.games.hidden import Knowledge, before_deal, card_played, place, steps
 from frapnet.hookspecs import hookimpl
 
@@ -145,6 +149,15 @@ one that fits most: ``basic`` and most people exchange only weak cards (L7)."""
 _KNOW = Knowledge(read_deal)
 
 
+PLACINGS = 16
+"""The sampler deals the hidden cards up to this many times and keeps the deal in which the other
+seats' public choices (their exchange counts, declarations and cards played) are most often what
+``basic`` would have made with those hands: the first that explains every one, else the one that
+explains most (:func:`misfits`). ``expert`` weighs its samples by the same agreement
+(``frapnet.bots.players.LIKELY``); without this, a few samples late in a deal carried nearly all
+the weight."""
+
+
 @hookimpl
 def frapnet_sample_deal(state, seat, observations, rng):
     """La Krap's sampler (L4 layout, L6–L10; see the module docstring). Returns a deal sample
@@ -152,6 +165,59 @@ def frapnet_sample_deal(state, seat, observations, rng):
     know = _KNOW(seat, observations)
     if know is None:
         return None
+    best, fewest = None, None
+    for _ in range(PLACINGS):
+        sample = _sample_once(state, seat, know, rng)
+        if sample is None:
+            return None
+        if PLACINGS == 1:
+            return sample
+        miss = misfits(state, seat, sample, fewest)
+        if fewest is None or miss < fewest:
+            best, fewest = sample, miss
+        if miss == 0:
+            break
+    return best
+
+
+def misfits(table, seat, sample, bound=None):
+    """How many public choices of the seats other than ``seat`` in deal ``sample`` (a
+    :func:`frapnet_sample_deal` result) ``basic`` would have made otherwise with the hands the
+    sample gives them: an exchange of another number of cards (L7), a declaration skipped (L10),
+    another card played (L8). A sample the engine refuses counts as explaining nothing (a large
+    number). ``table``: the table State before any deal. Stops counting at ``bound`` (not None): the
+    sampler only needs to know the deal explains less than the best one so far."""
+    try:
+        st, _ = engine.start_deal(table, sample["deck"], sample["dealer"])
+    except RuleError:
+        return 1 << 20
+    d = st.deal
+    rng = random.Random(0)
+    miss = 0
+    for s, verb, arg in sample["actions"]:
+        if verb == "exchange":
+            act = ("exchange", tuple(sorted(arg, key=card_key)))
+            if s != seat:
+                hand = d.hand(s)
+                k = sum(1 for c in d.down[s] if keep_value(c, d.trump, d.eff, hand) < KEEP_AT)
+                miss += min(k, MAX_EXCHANGE, d.talon_count) != len(arg)
+        else:
+            act = (verb, arg)
+            if s != seat:
+                legal = P.frapnet_legal_actions(st, s)
+                if len(legal) > 1 and frapnet_policy(st, s, legal, rng) != act:
+                    miss += 1
+                    if bound is not None and miss >= bound:
+                        return miss
+        try:
+            fast.apply_in_place(st, s, act)
+        except RuleError:
+            return 1 << 20
+    return miss
+
+
+def _sample_once(state, seat, know, rng):
+    """One deal of the unseen cards consistent with ``know`` (:func:`read_deal`), as a deal sample."""
     n = know["n"]
     first, last = know["first"], know["last"]
     eff = know["eff"]
