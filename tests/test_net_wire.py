@@ -264,15 +264,15 @@ def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
 def test_public_encoder_after_a_previous_one_frames_byte_identically_F6(old, new, keep, own):
     """Issue #9: a public view encoded after the last change's (``previous``) reuses the bytes of
     the values that are the very same objects, or lists/maps of the very same objects (the score
-    sheet's rows) — and every frame, a seat's part included, is still exactly ``frame()`` of the
+    sheet's rows, also once grown at its end) — and every frame, a seat's part included, is still exactly ``frame()`` of the
     whole view: equal values of other types (``[1]`` then ``[True]``, 1 then 1.0), big integers
     (F6) and a changed key order are encoded anew."""
     prev = wire.PublicEncoder("view", "view", old)
     body = {}
     for (k, v), same in zip(new.items(), keep):
-        if same and k in old:  # the very object, or a fresh list/map of the very same items
-            v = old[k] if not isinstance(old[k], (list, dict)) or len(body) % 2 else \
-                (list(old[k]) if isinstance(old[k], list) else dict(old[k]))
+        if same and k in old:  # the very object, a fresh list/map of the very same items, or grown
+            v = old[k] if not isinstance(old[k], (list, dict)) or len(body) % 3 == 0 else \
+                dict(old[k]) if isinstance(old[k], dict) else list(old[k]) + ([v] if len(body) % 3 == 2 else [])
         body[k] = v
     enc = wire.PublicEncoder("view", "view", body, prev)
     assert enc.public_frame() == wire.frame({"type": "view", "view": body})
@@ -286,7 +286,8 @@ def test_public_encoder_after_a_previous_one_frames_byte_identically_F6(old, new
 def test_public_encoder_encodes_an_unchanged_score_sheet_once_per_match_F6(monkeypatch):
     """Issue #9: the score sheet's rows are the state's own objects (never changed): after a
     change that left them alone, the next public view does not encode their big integers again,
-    only the balances that changed; a new row (a deal settled) is encoded once."""
+    only the balances that changed; a new row (a deal settled) is the only one encoded — past 15
+    rows too, where msgpack's array header grows from one byte to three."""
     calls = []
     orig = wire._default
 
@@ -305,4 +306,10 @@ def test_public_encoder_encodes_an_unchanged_score_sheet_once_per_match_F6(monke
     new_row = {"deal": 30, "after": [2 ** 72] * 12, "pot": 2 ** 66}
     body = {"balances": body["balances"], "sheet": rows + [new_row]}
     third = wire.PublicEncoder("view", "view", body, second)
-    assert len(calls) == 30 * 13 + 13 and third.public_frame() == wire.frame({"type": "view", "view": body})
+    assert len(calls) == 13 and third.public_frame() == wire.frame({"type": "view", "view": body})
+    for n in (14, 15, 16, 17):  # 15 → 16 rows: a fixarray becomes an array16
+        enc = wire.PublicEncoder("view", "view", {"sheet": rows[:n + 1]}, wire.PublicEncoder("view", "view", {"sheet": rows[:n]}))
+        assert enc.public_frame() == wire.frame({"type": "view", "view": {"sheet": rows[:n + 1]}})
+    long = [{"deal": d, "after": [d], "pot": 0} for d in range(65536)]  # 65,535 → 65,536 rows: array16 → array32
+    enc = wire.PublicEncoder("view", "view", {"sheet": long}, wire.PublicEncoder("view", "view", {"sheet": long[:-1]}))
+    assert enc.public_frame() == wire.frame({"type": "view", "view": {"sheet": long}})

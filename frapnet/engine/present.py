@@ -69,33 +69,51 @@ def option_pairs(state, lang: str) -> list[list[str]]:
     return out
 
 
-def defaults(state, seat, lang: str) -> dict:
-    """Every ui field with its default (see the module docstring)."""
-    w = words(lang)
-    chips = state.spec.ledger == "chips"
+def _report_default(state, lang: str):
+    """The last deal's tricks, if its report has them (every built-in game's does); else None."""
     report = state.reports[-1] if state.reports else None
     tricks = report.get("tricks") if isinstance(report, dict) else None
-    return {
-        "title": state.spec.title, "goal": state.spec.summary or state.spec.title,
-        "special_cards": [], "keys": {}, "hints": {},
-        "ledger": defaults_ledger(state, lang),
-        "pot": w["pot"] if chips else None,
-        "columns": [], "cells": [[] for _ in range(state.players)], "marks": [""] * state.players,
-        "refusals": {}, "cursor": None, "card_marks": {}, "trick_marks": [], "last_trick_marks": [],
-        "legend": [], "options": option_pairs(state, lang),
-        # the last deal's tricks, if its report has them (every built-in game's does)
-        "report": {"columns": [{"title": w["tricks"], "cells": [str(x) for x in tricks]}], "notes": []}
-        if isinstance(tricks, list) else None,
-    }
+    if not isinstance(tricks, list):
+        return None
+    return {"columns": [{"title": words(lang)["tricks"], "cells": [str(x) for x in tricks]}], "notes": []}
+
+
+_DEFAULTS = {  # field -> its default, from (state, lang); in the order of FIELDS
+    "title": lambda state, lang: state.spec.title,
+    "goal": lambda state, lang: state.spec.summary or state.spec.title,
+    "special_cards": lambda state, lang: [], "keys": lambda state, lang: {}, "hints": lambda state, lang: {},
+    "ledger": lambda state, lang: defaults_ledger(state, lang),
+    "pot": lambda state, lang: words(lang)["pot"] if state.spec.ledger == "chips" else None,
+    "columns": lambda state, lang: [], "cells": lambda state, lang: [[] for _ in range(state.players)],
+    "marks": lambda state, lang: [""] * state.players, "refusals": lambda state, lang: {},
+    "cursor": lambda state, lang: None, "card_marks": lambda state, lang: {},
+    "trick_marks": lambda state, lang: [], "last_trick_marks": lambda state, lang: [],
+    "legend": lambda state, lang: [], "report": _report_default, "options": option_pairs,
+}
+assert tuple(_DEFAULTS) == FIELDS
+
+
+def defaults(state, seat, lang: str) -> dict:
+    """Every ui field with its default (see the module docstring)."""
+    return {k: f(state, lang) for k, f in _DEFAULTS.items()}
 
 
 def ui(state, seat, lang: str) -> dict:
     """The view's ``ui`` map for ``seat`` (None: a spectator): the game plugin's fields
-    (``state.rules.view_ui``), each missing or None one replaced by its default."""
-    out = defaults(state, seat, lang)
+    (``state.rules.view_ui``), each missing or None one replaced by its default (only those are
+    computed: a game that gives its own options and report costs no default ones)."""
     given: Any = state.rules.view_ui(state, seat, lang)
-    if isinstance(given, dict):
-        _merge(out, given, out["ledger"])
+    if not isinstance(given, dict):
+        return defaults(state, seat, lang)
+    out = {}
+    for k, default in _DEFAULTS.items():
+        v = given.get(k)
+        if v is None:
+            out[k] = default(state, lang)
+        elif k == "ledger" and isinstance(v, dict):
+            out[k] = {**defaults_ledger(state, lang), **v}
+        else:
+            out[k] = v
     return out
 
 

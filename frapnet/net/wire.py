@@ -89,26 +89,29 @@ def frame(msg: dict) -> bytes:
     return len(body).to_bytes(4, "big") + body
 
 
-def _map_header(n: int) -> bytes:
-    """msgpack's header of a map of ``n`` entries, as the packer writes it."""
+def _map_header(n: int, fix: int = 0x80, big: int = 0xde) -> bytes:
+    """msgpack's header of a map of ``n`` entries (an array's: ``fix=0x90, big=0xdc``), as the packer writes it."""
     if n < 16:
-        return bytes((0x80 | n,))
-    if n < 0x10000:
-        return b"\xde" + n.to_bytes(2, "big")
-    return b"\xdf" + n.to_bytes(4, "big")
+        return bytes((fix | n,))
+    return bytes((big,)) + n.to_bytes(2, "big") if n < 0x10000 else bytes((big + 1,)) + n.to_bytes(4, "big")
 
 
-def _unchanged(new, old) -> bool:
-    """True if ``new`` is ``old``, or a list/dict of the very same objects (keys, values) in the same
-    order: the same bytes (identity, not ``==``: ``1`` and ``True`` are equal, encode differently)."""
-    if new is old:
-        return True
-    kind = type(new)
-    if (kind is not list and kind is not dict) or type(old) is not kind or len(new) != len(old):
-        return False
-    if kind is dict:
-        return all(map(is_, new, old)) and all(map(is_, new.values(), old.values()))
-    return all(map(is_, new, old))
+def _reused(key, new, old, chunk: bytes) -> bytes:
+    """``encode(key) + encode(new)``, given ``chunk``, the same for ``old``: ``chunk`` itself if ``new``
+    is ``old`` or a list/dict of its very objects (keys, values) in order — identity, not ``==``: 1
+    and True are equal, encode differently; a list grown at its end (the score sheet after a deal)
+    encodes only its new items."""
+    kind, n = type(new), len(old) if type(old) in (list, dict) else -1
+    if new is old or (kind is type(old) and kind is dict and len(new) == n and all(map(is_, new, old))
+                      and all(map(is_, new.values(), old.values()))):
+        return chunk
+    if kind is list and type(old) is list and len(new) >= n > 0 and all(map(is_, new, old)):
+        if len(new) == n:
+            return chunk
+        head = len(encode(key))
+        return (chunk[:head] + _map_header(len(new), 0x90, 0xdc) + chunk[head + len(_map_header(n, 0x90, 0xdc)):]
+                + b"".join(map(encode, new[n:])))
+    return encode(key) + encode(new)
 
 
 def _same_types(a, b) -> bool:
@@ -178,9 +181,8 @@ class PublicEncoder:
     Use one encoder per state and language; ``public`` must not change while it is in use.
 
     ``previous``: the encoder of the table's last public view (same language): a value unchanged
-    since — the very same object (the last report), or a list/map of the very same objects (the
-    score sheet's rows, unchanged balances) — keeps its bytes (:func:`_unchanged`: identity only,
-    exact as long as nothing the views hold is changed in place; engine states never are).
+    since (the last report, the score sheet's rows, unchanged balances) keeps its bytes (:func:`_reused`:
+    by identity, exact as long as nothing the views hold is changed in place; engine states never are).
     """
 
     __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs")
@@ -200,7 +202,7 @@ class PublicEncoder:
         at, values, old = previous._index.get, previous._values, previous._chunks
         for k, v in public.items():
             i = at(k)
-            chunks.append(old[i] if i is not None and _unchanged(v, values[i]) else pack(k) + pack(v))
+            chunks.append(pack(k) + pack(v) if i is None else _reused(k, v, values[i], old[i]))
 
     def public_frame(self) -> bytes:
         """The frame of the public view itself (a spectator's)."""
@@ -444,10 +446,9 @@ class FramedProtocol(Int32StringReceiver):
         self.sendFrames([(kind, data)])
 
     def sendFrames(self, frames: list[tuple[str, bytes]]) -> None:
-        """Send several already encoded frames ``[(kind, data), …]`` in this order — the events
-        and the view of one change — in one transport write (one wake-up of the reactor's writer
-        instead of one per frame); while the peer is not reading they are queued one by one, as
-        by :meth:`sendFrame` (a queued view replaced by a newer one)."""
+        """Send encoded frames ``[(kind, data), …]`` in order — a change's events and view — in one
+        transport write (one wake-up of the reactor's writer, not one per frame); while the peer
+        is not reading they are queued one by one, a queued view replaced by a newer one."""
         if getattr(self, "_closing", False) or self.transport is None or not frames:
             return
         if not self._paused and not self._queue:
