@@ -14,7 +14,8 @@ Who calls what: the engine (:mod:`frapnet.engine`) calls the rules hooks, the pl
 (:mod:`frapnet.plugins`) calls the two ``register`` hooks once per plugin, and the computer
 players (:mod:`frapnet.bots`) call the three bot hooks at the end of this module
 (:func:`frapnet_sample_deal`, :func:`frapnet_policy`, :func:`frapnet_deal_result`, and
-:func:`frapnet_candidates` for decisions with many legal actions;
+:func:`frapnet_candidates` for decisions with many legal actions, :func:`frapnet_search_factor`
+for more samples where a decision deserves them;
 /work/team/bots-interface.md and docs/plugins.md show how).
 
 Required hooks: a plugin that registers a game must implement every hook in
@@ -404,4 +405,25 @@ def frapnet_seat_view_ui(state, seat, lang):
     its change is never bypassed — each seat's whole map is built with ``frapnet_view_ui``
     (:func:`frapnet.engine.present.seat_ui`): the same screens, slower (at 12 seats, about a
     tenth of a millisecond per seat per change).
+    """
+
+
+# --- computer players: more samples for a few costly decisions (optional, firstresult) ----------
+
+@hookspec(firstresult=True)
+def frapnet_search_factor(state, seat, actions):
+    """How many times ``expert``'s fixed sample budget (``--iterations``; the arena's 24) this
+    decision deserves: a game whose few big decisions are cheap to simulate and decide much of a
+    deal's result (Napoleon's auction, N4: a bid is worth ±b × (n−1) stakes, and 24 samples of so
+    wide a result cannot tell a bid from a pass) asks for more samples there.
+
+    :param state: a full State with a deal in progress, *sampled* as for :func:`frapnet_policy`:
+        read only what ``seat`` may know.
+    :param seat: the seat to move (in ``state.to_act``).
+    :param actions: the candidates ``expert`` compares (normalised tuples of
+        ``engine.legal_actions``), non-empty.
+    :returns: a number ≥ 1 (``expert`` examines ``iterations × factor`` samples, rounded down, at
+        most :data:`frapnet.bots.players.MAX_FACTOR` times the budget), or None for the budget as
+        it is. A time budget (``--think``) is not multiplied: the wall-clock limit per decision
+        stays, and a cheap decision already gets many samples in its time.
     """

@@ -18,7 +18,8 @@ dicts a client decodes from the host's bytes): :meth:`Player.observe` after ever
   policy's own move stays unless another beats it by :data:`MARGIN` standard errors of the paired
   difference (:func:`_pick`).
   Budget: ``think`` seconds of wall time per decision (default :data:`DEFAULT_THINK`), or a fixed
-  number of samples ``iterations`` (reproducible: same seed, same choices).
+  number of samples ``iterations`` (reproducible: same seed, same choices), which a game may
+  multiply for a decision that deserves more (``frapnet_search_factor``: Napoleon's auction).
 
 No I/O and no Twisted: the clock is read only by ``expert`` to keep its ``think`` budget.
 """
@@ -56,6 +57,10 @@ MAX_CANDIDATES = 12
 searches only the game's shortlist (``frapnet_candidates``, La Krap's exchanges) or, without one,
 plays ``basic``'s choice: a few samples cannot tell so many candidates apart (the search picked the
 one with the luckiest draws, and took seconds), see docs/bots-variants.md."""
+
+
+MAX_FACTOR = 16
+"""The most a game's ``frapnet_search_factor`` may multiply ``expert``'s fixed sample budget by."""
 
 
 def _seen_cards(views: list[dict]) -> set:
@@ -268,6 +273,7 @@ class Player:
         done = 0
         anchor = None                    # the policy's own choice (index in cands)
         policy = rules.policy
+        factor_hook = rules.implemented("search_factor")
         prng = random.Random(rng.random())
 
         def chooser(st, s, legal):
@@ -291,6 +297,10 @@ class Player:
                         return acts[anchor] if anchor >= 0 else None
                     anchor = keep.index(anchor) if anchor >= 0 else -1
                     cands, acts = [cands[i] for i in keep], [acts[i] for i in keep]
+                if limit is not None and factor_hook:  # frapnet_search_factor: a decision worth more samples
+                    f = rules.search_factor(root, seat, cands)
+                    if f is not None and f > 1:
+                        limit = int(limit * min(f, MAX_FACTOR))
             row = []
             for c in cands:
                 t = fast.copy_state(root)

@@ -19,7 +19,7 @@ from frapnet.hookspecs import hookimpl
 
 from frapnet_napoleon import __version__  # noqa: F401  (shown by `frapnet plugins`)
 from frapnet.engine.state import DealBase
-from frapnet_napoleon.bots import frapnet_policy, frapnet_sample_deal  # noqa: F401  (computer players, issue #8)
+from frapnet_napoleon.bots import frapnet_policy, frapnet_sample_deal, frapnet_search_factor  # noqa: F401  (computer players, issue #8)
 
 PLUGIN_NAME = "napoleon"
 FRAPNET_API = 1

@@ -91,3 +91,35 @@ def test_defender_does_not_overtake_a_partner_who_beats_the_declarer():
                                (0, "play", "7H"), (1, "play", "KH")])
     assert st.to_act == (2,)
     assert policy(st) == ("play", "6H")
+
+
+def _expert_samples(hands, actions, iterations):
+    """The samples a seeded ``expert`` with a budget of ``iterations`` examines for the next
+    decision after ``actions`` on the deal of ``hands`` (dealer 0), having observed every view of
+    its seat from the deal's start; and the deal's phase then."""
+    from frapnet.bots import make_player
+    st = table(hands)
+    views = [st]
+    for a in actions:
+        st, _ = engine.apply(st, a[0], tuple(a[1:]))
+        views.append(st)
+    seat = st.to_act[0]
+    p = make_player("expert", game="napoleon", players=len(hands), seat=seat, seed=5, iterations=iterations)
+    for x in views:
+        p.observe(engine.view(x, seat))
+    v = engine.view(st, seat)
+    assert p.choose(v) in [x["action"] for x in v["actions"]]
+    return p.stats.get("samples", 0), st.deal.phase
+
+
+def test_expert_examines_more_samples_for_a_call_in_the_auction_N4():
+    """issue #8, N4 (frapnet_search_factor): with a fixed budget of 3 samples, expert examines
+    3 × AUCTION_FACTOR = 24 samples for its opening call, and 3 for a card in the play (N6)."""
+    from frapnet_napoleon.bots import AUCTION_FACTOR
+    assert AUCTION_FACTOR == 8
+    assert _expert_samples(HANDS, (), 3) == (24, "auction")
+    hands = [["AS", "KS", "QS", "7H", "6D"], ["KH", "8H", "7D", "9D", "6C"], ["AH", "6H", "7S", "8S", "7C"],
+             ["10H", "JH", "10D", "JD", "8C"]]
+    actions = [(0, "bid", 2), (1, "pass"), (2, "pass"), (3, "pass"), (0, "buy", ()), (0, "play", "AS"),
+               (1, "play", "6C"), (2, "play", "7S"), (3, "play", "8C"), (0, "play", "7H"), (1, "play", "KH")]
+    assert _expert_samples(hands, actions, 3) == (3, "play")
