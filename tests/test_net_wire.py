@@ -236,9 +236,8 @@ def test_shared_encoder_frames_are_byte_identical_F6(bodies, extra):
         assert enc.frame("view", "view", body) == wire.frame({"type": "view", "view": body})
 
 
-def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
-    """The point of it: 12 views with the same 12 big balances call the big-integer hook for
-    12 numbers, not 144."""
+def _default_calls(monkeypatch) -> list:
+    """Every value the encoder hands to ``wire._default`` from now on (big integers, F6), in order."""
     calls = []
     orig = wire._default
 
@@ -246,6 +245,13 @@ def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
         calls.append(obj)
         return orig(obj)
     monkeypatch.setattr(wire, "_packer", wire.msgpack.Packer(default=spy, use_bin_type=True))
+    return calls
+
+
+def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
+    """The point of it: 12 views with the same 12 big balances call the big-integer hook for
+    12 numbers, not 144."""
+    calls = _default_calls(monkeypatch)
     balances = [2 ** 70 + i for i in range(12)]
     enc = wire.SharedEncoder()
     frames = [enc.frame("view", "view", {"seat": s, "balances": list(balances), "hand": [str(s)]})
@@ -288,13 +294,7 @@ def test_public_encoder_encodes_an_unchanged_score_sheet_once_per_match_F6(monke
     change that left them alone, the next public view does not encode their big integers again,
     only the balances that changed; a new row (a deal settled) is the only one encoded — past 15
     rows too, where msgpack's array header grows from one byte to three."""
-    calls = []
-    orig = wire._default
-
-    def spy(obj):
-        calls.append(obj)
-        return orig(obj)
-    monkeypatch.setattr(wire, "_packer", wire.msgpack.Packer(default=spy, use_bin_type=True))
+    calls = _default_calls(monkeypatch)
     rows = [{"deal": d, "after": [2 ** 70 + d * 12 + s for s in range(12)], "pot": 2 ** 66} for d in range(30)]
     first = wire.PublicEncoder("view", "view", {"balances": list(rows[-1]["after"]), "sheet": list(rows)})
     assert len(calls) == 12 + 30 * 13
