@@ -121,6 +121,13 @@ def test_candidates_are_legal_exchanges_from_the_seats_knowledge_only():
     assert checked >= 15 and swapped >= 15
 
 
+def _shuffled_deal(table, seed: int):
+    """A deal of ``table`` from a pack shuffled by ``random.Random(seed)``, seat 3 dealing."""
+    deck = engine.pack(table)
+    random.Random(seed).shuffle(deck)
+    return engine.start_deal(table, deck, 3)[0]
+
+
 def test_sampled_talon_is_not_stacked_with_weak_cards():
     """L7, issue #8: after others' exchanges, the sampler gives their discards the weak cards, but the
     rest of the talon — what the seat to exchange would draw — is in random order, so the next card
@@ -129,9 +136,7 @@ def test_sampled_talon_is_not_stacked_with_weak_cards():
     table = engine.new_match("la_krap", 4)
     top = deep = top_n = deep_n = 0
     for k in range(6):
-        deck = engine.pack(table)
-        random.Random(40 + k).shuffle(deck)
-        st, _ = engine.start_deal(table, deck, 3)
+        st = _shuffled_deal(table, 40 + k)
         mem = sampling.Memory()
         mem.add(engine.view(st, 3))
         for _ in range(3):  # seats 0, 1, 2 exchange as basic does
@@ -167,9 +172,7 @@ def test_sampler_prefers_deals_that_explain_the_others_plays(monkeypatch):
         monkeypatch.setattr(bots, "PLACINGS", placings)
         miss = count = 0
         for k in range(4):
-            deck = engine.pack(table)
-            random.Random(70 + k).shuffle(deck)
-            st, _ = engine.start_deal(table, deck, 3)
+            st = _shuffled_deal(table, 70 + k)
             mem = sampling.Memory()
             mem.add(engine.view(st, 0))
             while st.deal.played < 4:
