@@ -210,7 +210,7 @@ class WebSocketStream:
     def resumeProducing(self) -> None:
         self.tcp.resumeProducing()
 
-    # TCP options (frapnet.net.wire._tune_tcp): those of the socket under the WebSocket
+    # TCP options (frapnet.net.sockets.tune_tcp): those of the socket under the WebSocket
     def setTcpNoDelay(self, on) -> None:
         self.tcp.setTcpNoDelay(on)
 

@@ -30,6 +30,8 @@ from twisted.protocols.basic import Int32StringReceiver
 from zope.interface import implementer
 from twisted.internet.interfaces import IPushProducer
 
+from frapnet.net.sockets import tune_tcp, write_now
+
 MAX_FRAME = 256 * 1024
 """Largest frame body either end accepts, in bytes."""
 MAX_STR = 64 * 1024
@@ -335,30 +337,6 @@ def decode(body: bytes) -> dict:
     return msg
 
 
-KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 15, 5, 3
-"""TCP keepalive: a peer that vanished without closing (a network cut) is noticed after about
-15 + 3 × 5 = 30 seconds of silence, so its seat shows "reconnecting" and its grace period starts."""
-
-
-def _tune_tcp(transport) -> None:
-    """No Nagle delay (small messages, latency matters) and short keepalives, where supported."""
-    import socket
-    try:
-        transport.setTcpNoDelay(True)
-        transport.setTcpKeepAlive(True)
-        sock = transport.getHandle()
-    except Exception:  # noqa: BLE001 - not a TCP transport (tests, UNIX sockets)
-        return
-    for name, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE), ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL),
-                        ("TCP_KEEPCNT", KEEPALIVE_COUNT)):
-        opt = getattr(socket, name, None)
-        if opt is not None:
-            try:
-                sock.setsockopt(socket.IPPROTO_TCP, opt, value)
-            except (OSError, AttributeError):
-                pass
-
-
 @implementer(IPushProducer)
 class _Backpressure:
     """Registered on the transport: tells the protocol when the kernel buffer is full."""
@@ -398,7 +376,7 @@ class FramedProtocol(Int32StringReceiver):
         self._queue: list[tuple[str, bytes]] = []
         self._queued = 0
         self._closing = False
-        _tune_tcp(self.transport)
+        tune_tcp(self.transport)
         try:
             self.transport.registerProducer(_Backpressure(self), True)
         except Exception:  # noqa: BLE001 - some test transports refuse producers
@@ -447,14 +425,15 @@ class FramedProtocol(Int32StringReceiver):
 
     def sendFrames(self, frames: list[tuple[str, bytes]]) -> None:
         """Send encoded frames ``[(kind, data), …]`` in order — a change's events and view — in one
-        transport write (one wake-up of the reactor's writer, not one per frame); while the peer
-        is not reading they are queued one by one, a queued view replaced by a newer one."""
+        write, handed to the kernel at once when nothing is waiting (:func:`frapnet.net.sockets.write_now`:
+        no reactor wake-up per connection); while the peer is not reading they are queued one by
+        one, a queued view replaced by a newer one."""
         if getattr(self, "_closing", False) or self.transport is None or not frames:
             return
         if not self._paused and not self._queue:
             datas = [data for _, data in frames]
             self.bytes_sent += sum(map(len, datas))
-            self.transport.writeSequence(datas)
+            write_now(self.transport, datas)
             return
         for kind, data in frames:
             self._enqueue(kind, data)
