@@ -65,8 +65,22 @@ from __future__ import annotations
 
 import pluggy
 
-API_VERSION = "1.0"
+API_VERSION = "1.1"
 API_MAJOR = 1
+
+API_HISTORY = {
+    "1.0": ("frapnet_register_games", "frapnet_register_house_rules", "frapnet_validate_options",
+            "frapnet_pack", "frapnet_deal", "frapnet_legal_actions", "frapnet_apply_action",
+            "frapnet_trick_winner", "frapnet_settle", "frapnet_deal_report", "frapnet_match_report",
+            "frapnet_view", "frapnet_action_label", "frapnet_describe_event"),
+    # computer players (issue #8), the host's fan-out (issue #9) and statistics: all optional
+    "1.1": ("frapnet_sample_deal", "frapnet_policy", "frapnet_deal_result", "frapnet_seat_view",
+            "frapnet_view_ui", "frapnet_deal_stats", "frapnet_candidates", "frapnet_seat_view_ui",
+            "frapnet_search_factor"),
+}
+"""The hooks each minor version of the plugin API added, oldest first (the last key is
+:data:`API_VERSION`). A plugin that uses a hook of a later minor than the frapnet it runs on is
+still loaded; the hook is simply never called."""
 
 REQUIRED_GAME_HOOKS = ("frapnet_pack", "frapnet_deal", "frapnet_legal_actions", "frapnet_apply_action",
                        "frapnet_settle", "frapnet_deal_report", "frapnet_match_report", "frapnet_view")

@@ -221,6 +221,19 @@ def test_api_version_policy():
             parse_api(bad)
 
 
+def test_api_history_lists_every_hook_once():
+    """Version policy (docs/plugins.md): every hook spec is listed in exactly one minor version of
+    hookspecs.API_HISTORY, and the newest of them is API_VERSION — a hook added without a minor
+    bump fails here."""
+    specs = sorted(n for n in dir(hookspecs) if n.startswith("frapnet_") and callable(getattr(hookspecs, n)))
+    listed = [h for hooks in hookspecs.API_HISTORY.values() for h in hooks]
+    assert sorted(listed) == specs
+    assert len(listed) == len(set(listed))
+    assert list(hookspecs.API_HISTORY)[-1] == hookspecs.API_VERSION == "1.1"
+    assert "frapnet_trick_winner" in hookspecs.API_HISTORY["1.0"]
+    assert "frapnet_policy" in hookspecs.API_HISTORY["1.1"]
+
+
 def test_api_declared_as_string_loads_and_bad_value_is_refused(tmp_path):
     (tmp_path / "str_api.py").write_text(GOOD_RULE.replace("FRAPNET_API = 1", 'FRAPNET_API = "1.0"'))
     (tmp_path / "float_api.py").write_text(GOOD_RULE.replace("FRAPNET_API = 1", "FRAPNET_API = 1.5")
