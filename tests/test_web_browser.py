@@ -247,17 +247,35 @@ def play_until(d, done, rng, did, timeout=60):
             time.sleep(0.05)
 
 
+SEEDED_NONCE = """
+(() => {  // the page's shuffle nonce from a fixed byte pattern instead of the system's randomness
+  let n = 0;
+  crypto.getRandomValues = (a) => { for (let i = 0; i < a.length; i++) a[i] = (n++ * 73 + 41) & 255; return a; };
+})();"""
+
+
+def seeded_browser(browser):
+    """A page whose shuffle nonce (fairness.js, issue #11) is a fixed byte pattern, so that with the
+    host's --seed the deck — and so the whole deal — is the same on every run."""
+    d = browser()
+    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SEEDED_NONCE})
+    return d
+
+
 def test_a_whole_deal_through_the_page_replays_to_what_it_showed(browser, tmp_path):
-    """Issue #12: look, bid, buy and play through the page; the record's replay (F23 settlement,
-    F6: balances + pot = 0) equals the score sheet and the result the page showed."""
+    """Issue #12: look, bid, buy and play through the page, and tap a card F20 forbids (the page
+    says why, in the host's words); the record's replay (F23 settlement, F6: balances + pot = 0)
+    equals the score sheet and the result the page showed. The page's nonce is seeded, so the
+    deal is the same on every run."""
     from selenium.webdriver.common.by import By
 
     rec = tmp_path / "web.json"
     did: set = set()
-    for seed in range(11, 30):  # a seed where the page's seat gets to buy (it declares whenever it may)
+    want = {"look", "bid", "buy", "play", "refusal"}
+    for seed in range(11, 30):  # a seed where the page's seat buys and meets F20 (it declares whenever it may)
         host = Host("--players", "3", "--bots", "2", "--deals", "1", "--seed", str(seed), "--pause", "0.2",
                     "--record", str(rec), "--name", "Web table", "--rematch", "0")
-        d = browser()
+        d = seeded_browser(browser)
         try:
             join(d, host.url, "Olga")
             assert state(d)["welcome"]["seat"] == 0
@@ -266,10 +284,10 @@ def test_a_whole_deal_through_the_page_replays_to_what_it_showed(browser, tmp_pa
             result = host.result()
         finally:
             host.stop()
-        if {"look", "bid", "buy", "play"} <= did:
+        if want <= did:
             break
         d.quit()
-    assert {"look", "bid", "buy", "play"} <= did, did
+    assert want <= did, (seed, did)
     d.save_screenshot(str(shots_dir() / "web-deal-end.png"))
     out = subprocess.run(FRAPNET + ["replay", "--json", str(rec)], capture_output=True, text=True, cwd=ROOT,
                          env=ENV, timeout=60)
