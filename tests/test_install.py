@@ -98,7 +98,7 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     host_env = {k: v for k, v in os.environ.items() if k != "FRAPNET_PLUGINS_DIR"}
     host = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--game", "napoleon", "--players", "3",
                              "--bots", "1", "--deals", "1", "--seed", "2", "--bind", "127.0.0.1", "--port", "0",
-                             "--no-announce", "--pause", "0", "--bot-delay", "0"],
+                             "--no-announce", "--pause", "0", "--bot-delay", "0", "--level", "basic"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=host_env, cwd=work)
     try:
         first = host.stdout.readline()
@@ -146,7 +146,7 @@ def test_pip_install_frapnet_and_napoleon_then_host_a_match(tmp_path):
     rec = tmp_path / "napoleon-record.json"
     host = run(["frapnet", "host", "--game", "napoleon", "--players", "3", "--bots", "3", "--deals", "2",
                 "--seed", "1", "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--pause", "0",
-                "--record", rec], env, work, timeout=120)
+                "--level", "basic", "--record", rec], env, work, timeout=120)
     lines = host.stdout.strip().splitlines()
     assert lines[0].startswith("frapnet: hosting table ") and " on 127.0.0.1:" in lines[0]
     result = json.loads(lines[-1])
