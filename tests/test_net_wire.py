@@ -222,7 +222,7 @@ values = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.dictionaries(st.sampled_from(["balances", "pot", "hand", "seats", "seat", "x", "y"]), values,
                                 max_size=7), min_size=1, max_size=6),
        st.integers(min_value=0, max_value=20))
@@ -260,7 +260,7 @@ def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
     assert wire.decode(frames[5][4:])["view"] == {"seat": 5, "balances": balances, "hand": ["5"]}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.sampled_from(["balances", "pot", "hand", "seats", "sheet", "x", "y", "ui"]), values,
                        min_size=1, max_size=8),
        st.dictionaries(st.sampled_from(["balances", "pot", "hand", "seats", "sheet", "x", "y", "ui"]), values,
