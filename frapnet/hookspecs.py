@@ -227,7 +227,7 @@ def frapnet_describe_event(state, event, names, lang):
 # knowledge it needs through these hooks. /work/team/bots-interface.md has the worked example.
 
 @hookspec(firstresult=True)
-def frapnet_sample_deal(state, seat, observations, rng):
+def frapnet_sample_deal(state, seat, observations, rng, effort):
     """Sample the current deal's hidden cards consistently with everything ``seat`` has seen.
 
     Determinized search (GIB, Kermit; OpenSpiel's ``ResampleFromInfostate``) starts here.
@@ -245,6 +245,21 @@ def frapnet_sample_deal(state, seat, observations, rng):
         reconnect) has fewer — a sampler that cannot place a gap returns None.
     :param rng: a :class:`random.Random`; the only source of randomness (same rng state, same
         observations → same sample).
+    :param effort: a str, how much work the caller wants spent making the sample *likely* rather
+        than merely consistent (the contract below holds for both):
+
+        - ``"any"`` (:data:`SAMPLE_ANY`) — any one consistent deal will do, as cheaply as
+          possible: the caller's choice does not depend on where the hidden cards lie (``basic``,
+          whose policy reads only the seat's own cards and public facts, must decide in ≤ 5 ms).
+          Skip inference from the other seats' choices (La Krap deals the hidden cards once).
+        - ``"search"`` (:data:`SAMPLE_SEARCH`) — one of many samples a search averages over
+          (``expert``): the sampler may spend more (milliseconds) so that the deal also explains
+          what the other seats did (La Krap keeps the best of up to 16 placings that fits
+          ``basic``'s choices; Frap draws hands that fit the bids).
+
+        Any other value means ``"search"``. A sampler that works the same either way simply does
+        not name this argument (pluggy passes an implementation only the arguments it takes; its
+        calls then go through pluggy instead of the direct fast path, a few microseconds).
     :returns: one **deal sample**, a dict::
 
             {"dealer": int,                       # the deal's dealer (observations[-1]["dealer"])
@@ -262,9 +277,17 @@ def frapnet_sample_deal(state, seat, observations, rng):
         handle); the bot then decides from the view alone.
 
     Called by :func:`frapnet.bots.sampling.sample_states` (which replays the sample into a
-    State); checked by :func:`frapnet.testing.check_sampler`. Never sees a hidden card: its
-    only inputs are the seat's views.
+    State; ``basic`` asks with ``effort="any"``, ``expert`` with ``"search"``); checked by
+    :func:`frapnet.testing.check_sampler`. Never sees a hidden card: its only inputs are the
+    seat's views.
     """
+
+
+SAMPLE_ANY = "any"
+"""``frapnet_sample_deal``'s ``effort`` for a caller that needs any one consistent deal (``basic``)."""
+
+SAMPLE_SEARCH = "search"
+"""``frapnet_sample_deal``'s ``effort`` for one of a search's samples (``expert``): likely, not only consistent."""
 
 
 @hookspec(firstresult=True)

@@ -64,7 +64,7 @@ def test_sampler_never_places_a_seen_card_elsewhere_and_honours_voids_F20():
     table = table_for(obs[-1])
     rng = random.Random(5)
     for _ in range(40):
-        sample = table.rules.sample_deal(table, 0, obs, rng)
+        sample = table.rules.sample_deal(table, 0, obs, rng, "search")
         s = replay_sample(table, sample, obs[-1]["deal_no"], pure=True)
         assert same_view(engine.view(s, 0), obs[-1])
         assert not [c for c in s.deal.hands[2] if c[-1] in "HS"], s.deal.hands[2]  # F20 voids
@@ -92,7 +92,7 @@ def test_frap_sampler_deals_others_hands_basic_would_have_bid_with_F10_F11():
     rng = random.Random(2)
     frappy = dry = 0
     for _ in range(60):
-        s = replay_sample(table, table.rules.sample_deal(table, 0, obs, rng), obs[-1]["deal_no"], pure=True)
+        s = replay_sample(table, table.rules.sample_deal(table, 0, obs, rng, "search"), obs[-1]["deal_no"], pure=True)
         assert same_view(engine.view(s, 0), obs[-1])
         frappy += frap_estimate(s.deal.hands[1], "S") >= FRAP_AT
         dry += not any(c[-1] == "S" or c[:-1] == "A" for c in s.deal.hands[2])
@@ -169,7 +169,7 @@ def test_choices_depend_only_on_views(level):
             continue
         obs = views[1]
         table = table_for(obs[-1])
-        sample = table.rules.sample_deal(table, 1, obs, random.Random(compared))
+        sample = table.rules.sample_deal(table, 1, obs, random.Random(compared), "search")
         alt = replay_sample(table, dict(sample, actions=[]), obs[-1]["deal_no"], pure=True)
         alt_views = [engine.view(alt, 1)]
         for a in sample["actions"]:
@@ -324,7 +324,7 @@ def test_frap_sampler_puts_a_bought_side_card_among_the_draws_F15():
         obs_seat = (s + 1) % 4
         table = table_for(views[obs_seat][-1])
         for _ in range(6):
-            smp = table.rules.sample_deal(table, obs_seat, views[obs_seat], rng)
+            smp = table.rules.sample_deal(table, obs_seat, views[obs_seat], rng, "search")
             assert smp is not None
             sdealt = [c for k, c in enumerate(smp["deck"][:16]) if (smp["dealer"] + 1 + k) % 4 == s]
             assert card not in sdealt, (card, sdealt, smp["actions"])

@@ -7,7 +7,8 @@ dicts a client decodes from the host's bytes): :meth:`Player.observe` after ever
 
 - ``random``: uniformly among the view's actions.
 - ``basic``: the game's fast policy (``frapnet_policy``) on one state sampled from what the seat has
-  seen (``frapnet_sample_deal``), so it remembers the deal; a game without those hooks gets the
+  seen (``frapnet_sample_deal`` with ``effort="any"``: any consistent deal, since the policy reads
+  only the seat's knowledge), so it remembers the deal; a game without those hooks gets the
   generic view-only player of :mod:`frapnet.bots.strategy`.
 - ``expert``: determinized Monte Carlo search (GIB, Kermit): sample hidden states consistent with
   the seat's observations, play every candidate action in each sample to the end of the deal with
@@ -241,7 +242,8 @@ class Player:
         table = self._table_state(view)
         if not table.rules.implemented("policy"):
             return None
-        states = sampling.sample_states(table, self.seat, obs, self.rng, 1, self.stats)
+        # any consistent deal will do: the policy reads only the seat's own cards and public facts
+        states = sampling.sample_states(table, self.seat, obs, self.rng, 1, self.stats, effort=sampling.SAMPLE_ANY)
         if not states:
             return None
         cands = engine.legal_actions(states[0], self.seat)  # the view's, in its order (same_view checked them)
@@ -283,7 +285,7 @@ class Player:
         model = _OpponentModel(seat, policy, table.spec.verbs, _seen_cards(obs))
         while True:
             model.reset()
-            got = sampling.sample_states(table, seat, obs, rng, 1, self.stats, judge=model)
+            got = sampling.sample_states(table, seat, obs, rng, 1, self.stats, judge=model, effort=sampling.SAMPLE_SEARCH)
             if not got:
                 break
             root = got[0]

@@ -16,6 +16,7 @@ from frapnet import engine
 import frapnet.plugins  # noqa: F401 - the installed plugins become the engine's default registry
 from frapnet.engine import fast
 from frapnet.engine.state import BETWEEN, State
+from frapnet.hookspecs import SAMPLE_ANY, SAMPLE_SEARCH  # noqa: F401 (re-exported)
 
 
 class Memory:
@@ -139,10 +140,12 @@ def matches_view(state: State, seat: int, view: dict) -> bool:
 
 
 def sample_states(table: State, seat: int, observations: list[dict], rng: random.Random, count: int,
-                  stats: dict | None = None, judge=None) -> list[State]:
+                  stats: dict | None = None, judge=None, effort: str = SAMPLE_SEARCH) -> list[State]:
     """Up to ``count`` States consistent with ``observations`` (``observations[-1]`` the view now),
     from the game's ``frapnet_sample_deal``, replayed on the fast path and checked against the
-    view now. ``judge`` is passed to :func:`replay_sample`; if a replay fails and ``judge`` has a
+    view now. ``effort`` is passed to the sampler: ``"search"`` (default, a search's samples) or
+    ``"any"`` (any consistent deal, cheapest: ``basic``, whose policy does not look at the hidden
+    cards). ``judge`` is passed to :func:`replay_sample`; if a replay fails and ``judge`` has a
     ``retry()`` method returning True, the sample is replayed once more (the judge then keeps every
     sampled action). ``stats`` (optional dict) counts ``"asked"``, ``"none"`` (the sampler declined) and
     ``"dropped"`` (the replay failed or disagreed). Returns [] when the game has no sampler or
@@ -158,7 +161,7 @@ def sample_states(table: State, seat: int, observations: list[dict], rng: random
         tries += 1
         if stats is not None:
             stats["asked"] = stats.get("asked", 0) + 1
-        sample = rules.sample_deal(table, seat, observations, rng)
+        sample = rules.sample_deal(table, seat, observations, rng, effort)
         if sample is None:
             if stats is not None:
                 stats["none"] = stats.get("none", 0) + 1

@@ -27,7 +27,7 @@ from frapnet.cards import card_key
 from frapnet.engine import fast
 from frapnet.errors import RuleError
 from frapnet.games.hidden import Knowledge, before_deal, card_played, place, steps
-from frapnet.hookspecs import hookimpl
+from frapnet.hookspecs import SAMPLE_ANY, hookimpl
 
 from frapnet_la_krap import plugin as P
 
@@ -150,7 +150,8 @@ _KNOW = Knowledge(read_deal)
 
 
 PLACINGS = 16
-"""The sampler deals the hidden cards up to this many times and keeps the deal in which the other
+"""For a search's samples (``effort="search"``, ``expert``; ``basic`` asks for ``"any"`` and gets
+one placing) the sampler deals the hidden cards up to this many times and keeps the deal in which the other
 seats' public choices (their exchange counts, declarations and cards played) are most often what
 ``basic`` would have made with those hands: the first that explains every one, else the one that
 explains most (:func:`misfits`). ``expert`` weighs its samples by the same agreement
@@ -159,12 +160,16 @@ the weight."""
 
 
 @hookimpl
-def frapnet_sample_deal(state, seat, observations, rng):
+def frapnet_sample_deal(state, seat, observations, rng, effort):
     """La Krap's sampler (L4 layout, L6–L10; see the module docstring). Returns a deal sample
-    (``dealer``, ``deck``, ``actions``, ``before``) or None."""
+    (``dealer``, ``deck``, ``actions``, ``before``) or None. ``effort="any"`` (``basic``, whose
+    policy reads only the seat's knowledge): the hidden cards are placed once, with no inference
+    (no ``TRIES``, no ``PLACINGS``); else up to ``PLACINGS`` placings, the best kept."""
     know = _KNOW(seat, observations)
     if know is None:
         return None
+    if effort == SAMPLE_ANY:
+        return _sample_once(state, seat, know, rng, tries=1)
     best, fewest = None, None
     for _ in range(PLACINGS):
         sample = _sample_once(state, seat, know, rng)
@@ -216,8 +221,9 @@ def misfits(table, seat, sample, bound=None):
     return miss
 
 
-def _sample_once(state, seat, know, rng):
-    """One deal of the unseen cards consistent with ``know`` (:func:`read_deal`), as a deal sample."""
+def _sample_once(state, seat, know, rng, tries=None):
+    """One deal of the unseen cards consistent with ``know`` (:func:`read_deal`), as a deal sample,
+    placing them up to ``tries`` (default :data:`TRIES`) times for the fit with the exchanges."""
     n = know["n"]
     first, last = know["first"], know["last"]
     eff = know["eff"]
@@ -280,7 +286,7 @@ def _sample_once(state, seat, know, rng):
     trump = None if first["turn_up"][:-1] not in P.TRUMP_RANKS else first["turn_up"][-1]
     cards_pool = list(pool.elements())
     got, best = None, -1
-    for _ in range(TRIES):  # inference from the exchanges: a seat keeps only strong cards (L7)
+    for _ in range(TRIES if tries is None else tries):  # inference from the exchanges: a seat keeps only strong cards (L7)
         g = place(cards_pool, slots, rng)
         if g is None:
             return None

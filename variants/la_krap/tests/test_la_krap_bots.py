@@ -41,6 +41,7 @@ def test_sampler_la_krap_views_exchanges_and_voids():
     """L4, L6–L10: samples replay to the seat's views; voids, declared K+Q and drawn cards kept."""
     check_sampler("la_krap", 4, deals=3, samples=1, seed=1, every=3)
     check_sampler("la_krap", 3, deals=2, samples=1, seed=2, every=3)
+    check_sampler("la_krap", 4, deals=1, samples=1, seed=5, every=3, effort="any")  # basic's one placing
 
 
 def test_policy_la_krap_legal_and_view_only():
@@ -180,10 +181,62 @@ def test_sampler_prefers_deals_that_explain_the_others_plays(monkeypatch):
                 mem.add(engine.view(st, 0))
             rng = random.Random(k)
             for _ in range(12):
-                sample = bots.frapnet_sample_deal(table, 0, mem.views, rng)
+                sample = bots.frapnet_sample_deal(table, 0, mem.views, rng, "search")
                 miss += bots.misfits(table, 0, sample)
                 count += 1
         totals[placings] = miss / count
     assert bots.PLACINGS >= 4
     assert totals[1] >= 2.0, totals  # a random placement leaves several plays unexplained
     assert totals[bots.PLACINGS] < 0.4 * totals[1], totals  # measured: 3.81 → 1.15 misfits per sample
+
+
+def test_basic_places_the_hidden_cards_once_and_chooses_as_with_the_search_sampler_issue_8(monkeypatch):
+    """Issue #8 (basic ≤ 5 ms): basic asks the sampler with effort="any", and La Krap then places
+    the hidden cards exactly once per sample — one ``_sample_once``, one ``place`` — instead of up to
+    PLACINGS × TRIES times. Its choices (exchanges L7, declarations L10, plays L8–L11) are the same
+    as with the search's sampler, every one legal: the policy reads only the seat's knowledge."""
+    from frapnet.bots import make_player
+    from frapnet_la_krap import bots
+
+    calls = {"once": 0, "place": 0}
+    once, place = bots._sample_once, bots.place
+
+    def counted_once(*a, **k):
+        calls["once"] += 1
+        return once(*a, **k)
+
+    def counted_place(*a, **k):
+        calls["place"] += 1
+        return place(*a, **k)
+    monkeypatch.setattr(bots, "_sample_once", counted_once)
+    monkeypatch.setattr(bots, "place", counted_place)
+    table = engine.new_match("la_krap", 4)
+
+    def run():
+        calls.update(once=0, place=0)
+        moves, asked = [], 0
+        for k in range(2):
+            st = _shuffled_deal(table, 90 + k)
+            players = [make_player("basic", game="la_krap", players=4, seat=s, seed=k) for s in range(4)]
+            for s in range(4):
+                players[s].observe(engine.view(st, s))
+            while st.phase == engine.DEAL:
+                seat = st.to_act[0]
+                act = players[seat].choose(engine.view(st, seat))
+                assert engine.normalize_action(st.spec, 4, seat, act) in engine.legal_actions(st, seat)
+                moves.append((seat, act))
+                st, _ = engine.apply(st, seat, act)
+                for s in range(4):
+                    players[s].observe(engine.view(st, s))
+            asked += sum(p.stats.get("asked", 0) for p in players)
+            assert not any(p.stats.get("none") or p.stats.get("dropped") or p.stats.get("errors") for p in players)
+        return moves, asked, dict(calls)
+
+    moves, asked, got = run()
+    assert asked >= 40  # one sample a decision with more than one action
+    assert got == {"once": asked, "place": asked}
+    monkeypatch.setattr(sampling, "SAMPLE_ANY", sampling.SAMPLE_SEARCH)  # basic as it was: the search's sampler
+    moves_search, asked_search, got_search = run()
+    assert asked_search == asked
+    assert got_search["once"] > 2 * asked  # it placed the cards several times a sample
+    assert moves_search == moves
