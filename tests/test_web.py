@@ -123,6 +123,55 @@ def test_wrong_password_before_any_seat_or_view(memory_ws):
     assert ok.read()[0]["type"] == "welcome"
 
 
+def _close_later(c) -> None:
+    """Make ``c``'s in-memory TCP transport close as a real one does: ``loseConnection`` only
+    starts the close (Twisted flushes, and calls connectionLost on a later turn of the loop)."""
+    c.tr.loseConnection = lambda: setattr(c.tr, "disconnecting", True)
+
+
+def test_a_ping_after_a_refused_text_message_is_no_traceback_issue_9(memory_ws):
+    """Issue #9 hostile input (WebSocket): a text message and a ping in one TCP read. The text
+    message is refused (``malformed``, WebSocket close); wsproto then cannot answer the ping in
+    its closing state: LocalProtocolError escaped dataReceived (a critical traceback in the
+    host's log, the connection aborted before the client had its ``error``)."""
+    from wsproto.events import Ping, TextMessage
+    clock, table, hf, wf = make()
+    c = memory_ws(wf)
+    _close_later(c)
+    c.proto.dataReceived(c.ws.send(TextMessage(data="hello")) + c.ws.send(Ping(b"after")))  # must not raise
+    msgs = c.read()
+    assert codes(msgs) == ["malformed"] and "binary" in msgs[0]["message"]
+    assert c.closed_code == 1000 and c.tr.disconnecting
+
+
+def test_a_websocket_closed_by_its_peer_is_skipped_by_the_fan_out_issue_9(memory_ws):
+    """Issue #9 hostile input (WebSocket): a spectator sends a WebSocket Close; until its TCP
+    connection is gone (a later turn of the loop) the table changes. Sending it the change raised
+    wsproto's LocalProtocolError inside the fan-out: the acting seat got ``internal`` for an
+    action that WAS applied, and the peers after it missed the change's frames."""
+    from wsproto.events import CloseConnection
+    clock, table, hf, wf = make()
+    a, b = memory_ws(wf), memory_ws(wf)
+    a.send(HELLO)
+    b.send({**HELLO, "name": "Ivan"})
+    gone, last = memory_ws(wf), memory_ws(wf)
+    gone.send({**HELLO, "name": "Petr", "spectate": True})
+    last.send({**HELLO, "name": "Anna", "spectate": True})
+    for c in (a, b, gone, last):
+        c.read()
+    _close_later(gone)
+    gone.proto.dataReceived(gone.ws.send(CloseConnection(1000)))
+    assert gone.read() == [] and gone.closed_code == 1000 and gone.tr.disconnecting  # the host answered the close
+    actor = a if 0 in a.view["to_act"] else b
+    version = table.state.version
+    actor.send({"type": "act", "action": actor.view["actions"][0]["action"], "version": actor.view["version"]})
+    assert table.state.version == version + 1
+    assert codes(actor.read()) == []  # accepted, and not answered with "internal"
+    seen = last.read()
+    assert [m["type"] for m in seen][-1] == "view" and seen[-1]["view"]["version"] == version + 1
+    assert gone.read() == []
+
+
 # --- limits -------------------------------------------------------------------------------------
 
 def test_oversized_message_is_too_large_and_closed(memory_ws):

@@ -43,6 +43,7 @@ from twisted.protocols import policies
 from twisted.web import resource, server
 from zope.interface import implementer
 from twisted.internet.interfaces import IConsumer, ITransport
+from wsproto.utilities import LocalProtocolError
 
 from frapnet.net import wire
 
@@ -172,7 +173,12 @@ class WebSocketStream:
             n = int.from_bytes(buf[pos:pos + 4], "big")
             if len(buf) - pos - 4 < n:
                 break
-            self.ws.sendBytesMessage(bytes(buf[pos + 4:pos + 4 + n]))
+            try:
+                self.ws.sendBytesMessage(bytes(buf[pos + 4:pos + 4 + n]))
+            except LocalProtocolError:  # the WebSocket is closing (the peer's Close came first): as after a close
+                self.disconnecting = True
+                self._buf = b""
+                return
             pos += 4 + n
         self._buf = buf[pos:]
 
@@ -372,7 +378,12 @@ class _Guard(policies.ProtocolWrapper):
                 return
             chunk = data[i:i + _SLICE]
             self.pending += len(chunk)
-            self.wrappedProtocol.dataReceived(chunk)
+            try:
+                self.wrappedProtocol.dataReceived(chunk)
+            except LocalProtocolError:  # e.g. a ping after the close, which wsproto cannot answer now
+                self.dead = True  # the close is under way: read nothing more of it
+                self.transport.loseConnection()
+                return
             if self.bridge is None and self.pending > MAX_HTTP_INPUT and not self.dead:
                 self.dead = True
                 log.info("{peer}: over {n} bytes of HTTP request; aborted", peer=_addr(self), n=MAX_HTTP_INPUT)
