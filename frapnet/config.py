@@ -108,6 +108,8 @@ def parse(text: str, path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, None, f"not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses per nested array or inline table (issue #9)
+        raise ConfigError(path, None, "not valid TOML: values nested too deeply") from None
     _unknown(path, "", data, ("name", "language", "level", "table", "options"))
     out: dict[str, Any] = {"path": path}
     if "name" in data:

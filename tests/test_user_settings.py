@@ -121,6 +121,21 @@ def test_a_config_file_named_by_frapnet_config_that_does_not_exist_is_refused(tm
                         f"$FRAPNET_CONFIG); create it or correct the name\n")
 
 
+@pytest.mark.parametrize("text", [
+    "[options.frap]\nante = " + "[" * 5000 + "]" * 5000 + "\n",   # arrays in arrays
+    "options = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n",      # inline tables in inline tables
+])
+def test_a_config_file_nested_too_deep_is_a_clear_error_not_a_traceback_issue_9(tmp_path, text):
+    """Issue #9 hostile input (a bad config file): TOML nested thousands deep made tomllib raise
+    RecursionError — a Python traceback and exit 1 from `frapnet host`."""
+    f = tmp_path / "deep.toml"
+    f.write_text(text)
+    env = dict(os.environ, FRAPNET_CONFIG=str(f), FRAPNET_PLUGINS_DIR="", XDG_DATA_HOME=str(tmp_path))
+    p = run_cmd(["host", "--port", "0", "--bind", "127.0.0.1", "--no-announce"], env, stdin="")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr == f"frapnet host: bad config file {f}: not valid TOML: values nested too deeply\n"
+
+
 # --- passwords ------------------------------------------------------------------------------------
 
 class FakeTTY(io.StringIO):
