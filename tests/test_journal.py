@@ -338,3 +338,41 @@ def test_after_a_restart_between_deals_the_next_shuffle_waits_for_every_seat(tmp
             db.db.execute("DELETE FROM actions WHERE deal = 1")
             db.db.execute("DELETE FROM deals WHERE deal = 1")
             db.db.execute("UPDATE matches SET owner_pid = NULL")
+
+
+@pytest.mark.parametrize("damage", ["not json", "[" * 100_000 + "]" * 100_000])
+def test_a_damaged_row_in_the_journal_is_named_never_a_traceback_issue_9(tmp_path, damage):
+    """Issue #9 hostile input (a bad record): one action row of a stored, unfinished match that is
+    not JSON (or JSON nested 100,000 deep) made `frapnet export` and `frapnet stats` end in a
+    traceback (JSONDecodeError, RecursionError), and the same `frapnet host` command crash at
+    start. Now: export says which match cannot be read (exit 2); stats counts it as skipped;
+    the host keeps it in the journal, logs why and starts a new match, which finishes."""
+    import subprocess
+    db = tmp_path / "j.sqlite3"
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    host = [sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1", "--no-announce",
+            "--bots", "4", "--deals", "1", "--level", "random", "--pause", "0", "--seed", "3", "--db", str(db)]
+    p = subprocess.run(host, capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    con = sqlite3.connect(str(db))
+    con.execute("UPDATE matches SET finished_at = NULL, owner_pid = NULL, result = NULL")  # as after a crash
+    con.execute("UPDATE actions SET action = ? WHERE version = (SELECT MIN(version) FROM actions)", (damage,))
+    con.commit()
+    con.close()
+    j = Journal(str(db))
+    with pytest.raises(record.ReplayError, match=r"match 1: deal 0's action 1 in the journal is not valid JSON"):
+        j.record(1)
+    assert stats.player_stats(j)["skipped"] == [1]
+    j.close()
+    p = subprocess.run([sys.executable, "-m", "frapnet", "export", "1", "--db", str(db)], capture_output=True,
+                       text=True, env=env, timeout=60)
+    assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
+    assert p.stderr.startswith(f"frapnet export: {db}: match 1 cannot be exported: match 1: deal 0's "
+                               "action 1 in the journal is not valid JSON")
+    p = subprocess.run(host, capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr[-3000:]
+    assert json.loads(p.stdout.splitlines()[-1])["deals"] == 1
+    assert "match 1 does not replay (match 1: deal 0's action 1 in the journal is not valid JSON" in p.stderr
+    j = Journal(str(db))
+    assert [(m["id"], m["finished"] is not None) for m in j.matches()] == [(1, True), (2, True)]
+    j.close()

@@ -37,7 +37,11 @@ def run(args) -> int:
             which = "no match is stored" if not matches else f"no stored match {args.match!r} (see --list)"
             print(f"frapnet export: {path}: {which}", file=sys.stderr)
             return 2
-        text = record.dumps(journal.record(chosen["id"]))
+        try:
+            text = record.dumps(journal.record(chosen["id"]))
+        except record.ReplayError as exc:  # a damaged row (issue #9): named, never a traceback
+            print(f"frapnet export: {path}: match {chosen['id']} cannot be exported: {exc}", file=sys.stderr)
+            return 2
     finally:
         journal.close()
     if args.output:
