@@ -250,11 +250,14 @@ class Registry:
         """Check that a table of ``game`` with ``house_rules`` can be opened from loaded plugins.
 
         Returns the specs; raises PluginError (unknown game — including one whose plugin failed
-        to load —, unknown house rule, a house rule for another game).
+        to load —, unknown house rule, a house rule for another game, one named twice).
         """
         spec = self.game(game)
         out = []
-        for hr in house_rules:
+        house_rules = tuple(house_rules)
+        for i, hr in enumerate(house_rules):
+            if hr in house_rules[:i]:  # a table has each rule once (a second copy would be listed, not played)
+                raise PluginError(f"house rule {hr!r} is named twice")
             if hr not in self.house_rules:
                 known = ", ".join(sorted(self.house_rules)) or "none"
                 raise PluginError(f"unknown house rule {hr!r} (installed: {known})")

@@ -146,6 +146,9 @@ def test_host_record_in_unwritable_folder(tmp_path):
     (["--players", "1"], "rule F1"),
     (["--port", "99999"], "--port must be 0…65535"),
     (["--record", "/proc/no/such.json"], "--record"),
+    # issue #9 hostile input: a house rule named twice was taken (listed twice to every player,
+    # and 10,000 copies from a config file kept the host from ever dealing)
+    (["--house-rule", "pam", "--house-rule", "pam"], "house rule 'pam' is named twice"),
 ])
 def test_host_cli_bad_arguments_exit_2(argv, needle):
     """A real `frapnet host` process: exit 2, the argument (or rule F1) named, nothing on stdout."""
@@ -167,6 +170,16 @@ def test_hostile_record_json_is_a_record_error_quickly(text, message):
         record.loads(text)
     assert exc.value.rule == "record" and message in exc.value.message
     assert time.perf_counter() - t < 5  # generous: the point is "not minutes"
+
+
+def test_a_record_naming_a_house_rule_twice_is_refused_naming_it_issue_9():
+    """Issue #9 hostile input (a bad record): ``house_rules: ["pam", "pam"]`` was replayed, the
+    rule listed twice."""
+    rec = {"format": "frapnet-record/1", "game": "frap", "players": 4, "options": {}, "house_rules": ["pam", "pam"],
+           "deals": []}
+    with pytest.raises(record.ReplayError) as exc:
+        record.replay(rec)
+    assert exc.value.rule == "record" and exc.value.message == "house rule 'pam' is named twice"
 
 
 def test_replay_cli_deeply_nested_exit_2(tmp_path):
