@@ -34,5 +34,16 @@ def describe(rule: str, message: str) -> str:
     return message if rule == "record" else f"rule {rule}: {message}"
 
 
+SHOWN = 60
+"""Longest value, as its ``repr``, an error message quotes whole (:func:`shown`)."""
+
+
+def shown(value) -> str:
+    """``repr(value)`` for an error message, cut to :data:`SHOWN` characters with how long it was
+    (issue #9: an option of 100,000 characters was quoted whole, a 100 KB line)."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}…({len(text)} characters)"
+
+
 class PluginError(FrapnetError):
     """A plugin that could not be loaded or used (import error, API version, name clash)."""

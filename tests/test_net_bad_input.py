@@ -149,6 +149,8 @@ def test_host_record_in_unwritable_folder(tmp_path):
     # issue #9 hostile input: a house rule named twice was taken (listed twice to every player,
     # and 10,000 copies from a config file kept the host from ever dealing)
     (["--house-rule", "pam", "--house-rule", "pam"], "house rule 'pam' is named twice"),
+    # a 100,000-character option value was quoted whole: a 100 KB error line
+    (["--option", "deck=" + "x" * 100_000], "rule F2: option 'deck' = '" + "x" * 59 + "…(100002 characters) is not"),
 ])
 def test_host_cli_bad_arguments_exit_2(argv, needle):
     """A real `frapnet host` process: exit 2, the argument (or rule F1) named, nothing on stdout."""

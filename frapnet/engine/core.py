@@ -14,7 +14,7 @@ from frapnet.engine.present import seat_ui as present_seat_ui, ui as present_ui
 from frapnet.engine.rules import Rules, installed_registry
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
-from frapnet.errors import RuleError
+from frapnet.errors import RuleError, shown
 
 Action = tuple
 _CANONICAL = frozenset(ALL_CARDS)
@@ -39,7 +39,7 @@ def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
                                            f"{spec.max_players}, not {players!r}")
     if not spec.min_players <= players <= spec.max_players:
         raise RuleError(spec.players_rule, f"{spec.title} is for {spec.min_players}–{spec.max_players} "
-                                           f"players, not {players}")
+                                           f"players, not {shown(players)}")
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -48,7 +48,7 @@ def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
     for key in options:
         if spec.option(key) is None:
             known = ", ".join(x.name for x in spec.options) or "none"
-            raise RuleError("record", f"unknown option {key!r} for {spec.name} (options: {known})")
+            raise RuleError("record", f"unknown option {shown(key)} for {spec.name} (options: {known})")
     for o in spec.options:  # in the game's order (Frap: deck F2, ante F5, …, revoke F22)
         if o.name in options:
             out[o.name] = o.parse(options[o.name])

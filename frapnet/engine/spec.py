@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from frapnet.errors import RuleError
+from frapnet.errors import RuleError, shown
 
 # Argument kinds of a verb, used to check and normalise actions before a game sees them.
 ARG_NONE = None      # ("pass",)
@@ -39,7 +39,7 @@ class OptionSpec:
         """Return the normalised value, or raise RuleError naming this option and its rule."""
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RuleError("record", f"option {self.name!r} must be true or false, not {value!r}")
+                raise RuleError("record", f"option {self.name!r} must be true or false, not {shown(value)}")
             return value
         if self.coerce is not None:
             try:
@@ -48,14 +48,14 @@ class OptionSpec:
                 pass
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RuleError(self.rule, f"option {self.name!r} must be a whole number, not {value!r}")
+                raise RuleError(self.rule, f"option {self.name!r} must be a whole number, not {shown(value)}")
             if self.check is not None and not self.check(value):
-                raise RuleError(self.rule, f"option {self.name!r} = {value!r}: {self.check_doc}")
+                raise RuleError(self.rule, f"option {self.name!r} = {shown(value)}: {self.check_doc}")
             return value
         if self.kind == "choice":
             if isinstance(value, bool) or value not in self.choices:
                 allowed = ", ".join(repr(c) for c in self.choices)
-                raise RuleError(self.rule, f"option {self.name!r} = {value!r} is not one of {allowed}")
+                raise RuleError(self.rule, f"option {self.name!r} = {shown(value)} is not one of {allowed}")
             return value
         raise ValueError(f"unknown option kind {self.kind!r}")  # a plugin bug
 
