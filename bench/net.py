@@ -135,14 +135,15 @@ class Diagnostics:
                 "lag_over_20ms": sum(1 for x in lags if x > 0.02)}
 
 
-def _gc_tuning():
-    """The host process tunes its garbage collector as `frapnet host` does
-    (:func:`frapnet.runtime.tune_gc`: ``gc.freeze()`` after start-up, thresholds 10000/50/1000);
-    ``FRAPNET_BENCH_GC=default`` keeps Python's defaults, to see what GC costs the host.
-    (The client process, a load generator, always runs with the collector off.)"""
+def _gc_tuning(reactor):
+    """The host process runs its garbage collector as `frapnet host` does
+    (:func:`frapnet.runtime.tune_gc`: :class:`frapnet.runtime.GcPolicy`, young collections every
+    50 ms and their survivors frozen); ``FRAPNET_BENCH_GC=default`` keeps Python's defaults, to
+    see what GC costs the host. (The client process, a load generator, always runs with the
+    collector off.)"""
     if os.environ.get("FRAPNET_BENCH_GC") != "default":
         from frapnet.runtime import tune_gc
-        tune_gc()
+        tune_gc(reactor)
 
 
 def _instrument_host():
@@ -226,7 +227,7 @@ def role_host(args):
                        bots=0, bind="127.0.0.1", port=0, announce=False, rate=100000, max_connections=seats + 4))
                    for i in range(tables)]
         print(json.dumps({"ports": [h.port for h in handles]}), flush=True)
-        _gc_tuning()
+        _gc_tuning(reactor)
         marks = {}
         diag = Diagnostics()
         diag.watch_loop(reactor)
@@ -567,7 +568,7 @@ def main() -> int:
     began = time.monotonic()
     print(f"bench/net.py — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}; loopback only; host GC "
-          f"{'Python defaults' if os.environ.get('FRAPNET_BENCH_GC') == 'default' else 'tuned (frapnet.runtime.tune_gc)'}")
+          f"{'Python defaults' if os.environ.get('FRAPNET_BENCH_GC') == 'default' else 'frapnet.runtime.GcPolicy'}")
 
     if a.only != "capacity":
         # 1. 12 seats, fast clients

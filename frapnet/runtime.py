@@ -1,5 +1,5 @@
 """Process set-up for a long-running frapnet process (`frapnet host`): the garbage collector's
-tuning and a log filter. Process-wide: call these from a command's main, never from a library.
+policy (:class:`GcPolicy`) and a log filter. Process-wide: call these from a command's main, never from a library.
 """
 from __future__ import annotations
 
@@ -23,18 +23,108 @@ def not_twisted_noise(event: dict):
     return PredicateResult.maybe
 
 
-GC_THRESHOLDS = (10_000, 50, 1000)
-"""The cyclic garbage collector's thresholds in a host process (Python's default: 700, 10, 10)."""
+YOUNG_EVERY = 0.05
+"""Seconds between two young collections of a host (:class:`GcPolicy`)."""
+FULL_GROWTH = 2.0
+"""A host's full collection runs once its old generation holds this many times as many objects
+as after the last full collection (:class:`GcPolicy`)."""
+FULL_FLOOR = 100_000
+"""…and at least this many objects (a small host is not collected over and over for nothing)."""
+CHECK_EVERY = 10.0
+"""Seconds between two counts of the old generation's objects."""
 
 
-def tune_gc() -> None:
-    """For a long-running host process (`frapnet host`), once its tables are set up: collect,
-    move every object alive now (modules, plugins, tables) out of the cyclic collector's reach
-    (``gc.freeze()``), and collect less often (:data:`GC_THRESHOLDS`). Objects are still freed
-    as soon as nothing refers to them; only the rare reference cycles wait longer. With
-    Python's defaults a full collection over hundreds of tables' states paused the host for
-    65 ms (bench/net.py "Capacity": 400 four-seat tables over the 50 ms p99); tuned, the worst
-    pause at 600 tables was 14 ms. Process-wide: call it from a host's main, not a library."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+class GcPolicy:
+    """The cyclic garbage collector of a long-running host (`frapnet host`; docs/performance.md
+    "Garbage collection"), on a reactor's ``clock``. Objects are freed by reference counting
+    as soon as nothing refers to them, whatever this does; the collector exists for reference
+    cycles only, and a host in play makes almost none (no cycle found in a thousand young
+    collections over 22,000 actions at 1,000 tables). Python's own schedule (by allocation
+    counts, which the freeing of old objects keeps low) still let the young generation fill with
+    every table's live views and states — at 1,000 tables 66,000 objects, 70–150 ms of one core
+    per collection, the loop stopped meanwhile. So:
+
+    - :meth:`start` (once the host is set up): collect, freeze what is alive then (modules,
+      plugins, the tables and their listeners: they live as long as the process; no
+      collection scans them again), and turn Python's automatic collection off;
+    - every :data:`YOUNG_EVERY` seconds a young collection (``gc.collect(1)``: only the objects
+      made since the last one — its cycles are freed, the survivors move to the old generation),
+      so a pause is what the last 50 ms made and kept (about a millisecond at 1,000 tables),
+      never every table's views;
+    - bounded memory: a cycle that becomes garbage once it is old (a closed connection, an old
+      error's traceback) waits for a full collection (``gc.collect()``), which runs once the old
+      generation holds :data:`FULL_GROWTH` times as many objects as after the last one (and at
+      least :data:`FULL_FLOOR`; counted every :data:`CHECK_EVERY` seconds). So cyclic garbage
+      never holds more than the live old objects themselves (plus the floor); and the pause of
+      a full collection, which Python's own schedule takes whenever a quarter more objects have
+      grown old, comes only each time the live heap has doubled.
+
+    :meth:`stop` gives Python's own schedule back. Process-wide: use it from a host's main (and
+    bench/net.py's host), never from a library."""
+
+    def __init__(self, clock, young_every: float = YOUNG_EVERY, growth: float = FULL_GROWTH,
+                 floor: int = FULL_FLOOR, check_every: float = CHECK_EVERY) -> None:
+        self.clock = clock
+        self.young_every, self.growth, self.floor, self.check_every = young_every, growth, floor, check_every
+        self.young_collections = 0
+        self.full_collections = 0
+        self.old_after_full = 0
+        self._calls: list = []
+        self._was_enabled = True
+
+    def start(self) -> "GcPolicy":
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+        gc.collect()
+        gc.freeze()
+        self._calls = [self.clock.callLater(self.young_every, self._young),
+                       self.clock.callLater(self.check_every, self._check)]
+        return self
+
+    def young(self) -> None:
+        """One young collection: the objects made since the last one; survivors grow old."""
+        gc.collect(1)
+        self.young_collections += 1
+
+    @staticmethod
+    def old() -> int:
+        """How many objects the old generation holds (frozen ones not counted)."""
+        return len(gc.get_objects(2))
+
+    def full(self) -> None:
+        """A full collection of the old generation (not of what :meth:`start` froze)."""
+        gc.collect()
+        self.full_collections += 1
+        self.old_after_full = self.old()
+
+    def check(self) -> bool:
+        """Run :meth:`full` if the old generation has grown :attr:`growth` times (and past
+        :attr:`floor`); True if it ran."""
+        if self.old() > max(self.growth * self.old_after_full, self.floor):
+            self.full()
+            return True
+        return False
+
+    def _young(self) -> None:
+        self.young()
+        self._calls[0] = self.clock.callLater(self.young_every, self._young)
+
+    def _check(self) -> None:
+        self.check()
+        self._calls[1] = self.clock.callLater(self.check_every, self._check)
+
+    def stop(self) -> None:
+        """Cancel the timers, unfreeze, and give Python's automatic collection back."""
+        for call in self._calls:
+            if call.active():
+                call.cancel()
+        self._calls = []
+        gc.unfreeze()
+        if self._was_enabled:
+            gc.enable()
+
+
+def tune_gc(clock) -> GcPolicy:
+    """Start a long-running host's :class:`GcPolicy` on ``clock`` (the reactor), once its tables
+    are set up; returns it. Process-wide: call it from a host's main, not a library."""
+    return GcPolicy(clock).start()

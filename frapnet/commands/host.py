@@ -270,12 +270,13 @@ def run(args) -> int:
         print(f"frapnet: hosting table {name} on {args.bind}:{handle.port}", flush=True)
         from frapnet.commands._options import print_web_address
         print_web_address(handle, args.bind, args.interface)
-        tune_gc()  # a long-running host: no long garbage-collector pauses (docs/performance.md)
+        gc_policy = tune_gc(reactor)  # a long-running host: no long garbage-collector pauses (docs/performance.md)
         stop = defer.Deferred()
         reactor.addSystemEventTrigger("before", "shutdown", lambda: handle.stop())
         handle.finished.addBoth(lambda r: stop.callback(r) if not stop.called else None)
         result = await stop
         await handle.stop()
+        gc_policy.stop()
         if isinstance(result, dict):
             print(json.dumps(result, ensure_ascii=False), flush=True)
 
