@@ -62,8 +62,9 @@ class Rules:
     One attribute per per-table hook of :mod:`frapnet.hookspecs`, named without the
     ``frapnet_`` prefix (``rules.apply_action(state, seat, action)``), taking the spec's own
     arguments (``HookSpec.argnames``) positionally — so a hook added to the specs gets a caller
-    with no table to update. Where a hook has exactly one plain implementation taking every
-    argument in the spec's order (the common case), its function is called directly; otherwise
+    with no table to update. Where a hook has exactly one plain implementation (the common case),
+    its function is called directly — with the arguments it names, if it takes only some of the
+    spec's (pluggy allows that; the caller's ``__wrapped__`` is then the function); otherwise
     through pluggy, so house rules and wrappers work as usual. ``trace`` (default: from
     :func:`trace_plugins`) routes every call through pluggy and turns on its tracing to stderr,
     so pluggy's call monitoring sees every call.
@@ -90,8 +91,25 @@ class Rules:
         args = tuple(caller.spec.argnames)
         impls = caller.get_hookimpls()
         if not self.trace and len(impls) == 1 and not (impls[0].hookwrapper or getattr(impls[0], "wrapper", False)) \
-                and tuple(impls[0].argnames) == args:
-            return impls[0].function
+                and set(impls[0].argnames) <= set(args):
+            fn, want = impls[0].function, tuple(impls[0].argnames)
+            if want == args:
+                return fn
+            # it takes only some of the spec's arguments (pluggy allows that: an argument added to
+            # a spec later, e.g. frapnet_sample_deal's effort): pass it those, still without pluggy
+            if want == args[:len(want)]:
+                k = len(want)
+
+                def direct(*values, _fn=fn, _k=k):
+                    return _fn(*values[:_k])
+            else:
+                pick = tuple(args.index(a) for a in want)
+
+                def direct(*values, _fn=fn, _pick=pick):
+                    return _fn(*[values[i] for i in _pick])
+            direct.__name__ = name
+            direct.__wrapped__ = fn
+            return direct
 
         def call(*values, _caller=caller, _args=args):
             return _caller(**dict(zip(_args, values)))
