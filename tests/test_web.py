@@ -382,6 +382,56 @@ def test_real_endpoint_refuses_wrong_origin_oversized_message_and_flood():
         p.communicate()
 
 
+def test_a_websocket_that_sends_pings_and_never_reads_is_aborted_issue_9():
+    """Issue #9 hostile input (docs/protocol.md "Session": a client that does not read is
+    disconnected once about 1 MiB waits for it). WebSocket pings are answered by the WebSocket
+    layer itself, past the host protocol's bounded queue: a client sending pings (and a small
+    message now and then, under the flood limit) without reading made the host's memory grow by
+    every byte it sent. Real sockets, `frapnet host --web 0`."""
+    import os
+    import re
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from wsproto.events import Ping
+
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                          "--no-announce", "--web", "0", "--players", "2"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=root, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    try:
+        p.stdout.readline()
+        port = int(re.search(r":(\d+)/", p.stdout.readline()).group(1))
+        c = SocketWS(port, f"http://127.0.0.1:{port}")
+        assert c.status == 101
+        c.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        chunk = b"".join(c.ws.send(Ping(b"p" * 125)) for _ in range(2000))  # 270 KB of pings
+        aborted, sent, end = False, 0, time.monotonic() + 20
+        while sent < 24 << 20 and time.monotonic() < end:
+            try:
+                c.send(msgpack.packb({"type": "ping", "id": sent}))  # a message: the pings are not one endless one
+                c.s.sendall(chunk)
+            except (ConnectionResetError, BrokenPipeError):
+                aborted = True
+                break
+            except OSError:  # a time-out: the host stopped reading without aborting
+                break
+            sent += len(chunk)
+            time.sleep(0.025)  # 40 messages a second, under the flood limit of 50
+        assert aborted and sent < 16 << 20, sent  # 1 MiB of answers waited for it (and the kernels' buffers full)
+        ok = SocketWS(port, f"http://127.0.0.1:{port}")
+        ok.send(msgpack.packb(HELLO))
+        ok.pump(lambda: any(m["type"] == "view" for m in ok.msgs))
+        assert ok.msgs[0]["type"] == "welcome"  # the host is fine
+    finally:
+        p.kill()
+        _, err = p.communicate()
+    assert "WebSocket answers waiting for it; aborted" in err and "Traceback" not in err, err[-3000:]
+
+
 def _unshare_reason():
     import os
     import shutil

@@ -68,6 +68,10 @@ MAX_HTTP_INPUT = 64 * 1024
 """Bytes an HTTP connection may send before it upgrades to the WebSocket (a page request is a
 few hundred bytes); more aborts it."""
 _SLICE = 16 * 1024
+MAX_UNREAD = 1024 * 1024
+"""Bytes written to a WebSocket's TCP connection that the peer has not read yet beyond which it is
+aborted. The host protocol's own queue is bounded the same way (docs/protocol.md "Session"); this
+also bounds what the WebSocket layer answers by itself — pongs to pings — past that queue."""
 
 SECURITY_HEADERS = {
     b"content-security-policy": b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -392,6 +396,20 @@ class _Guard(policies.ProtocolWrapper):
                 self.dead = True  # read nothing more of it; the host protocol says too_large and closes
                 self.transport.pauseProducing()
                 self.bridge.too_large()
+            elif self.bridge is not None and not self.dead and _unread(self.transport) > MAX_UNREAD:
+                self.dead = True  # it sends (pings) and does not read the answers (issue #9)
+                log.info("{peer}: stopped reading; over {n} bytes of WebSocket answers waiting for it; aborted",
+                         peer=_addr(self), n=MAX_UNREAD)
+                self.transport.abortConnection()
+
+
+def _unread(transport) -> int:
+    """Bytes written to a Twisted TCP transport that the kernel has not taken yet (0 for another
+    kind of transport)."""
+    try:
+        return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
+    except (AttributeError, TypeError):
+        return 0
 
 
 def _addr(p) -> str:
