@@ -63,3 +63,15 @@ def test_seat_tokens_are_saved_under_the_state_dir(xdg):
     f = xdg / "state" / "frapnet" / "tokens.json"
     assert f.is_file() and stat.S_IMODE(f.stat().st_mode) == 0o600
     assert tokens.load_token("127.0.0.1", 7777) == "tok-0123456789abcdef"
+
+
+def test_a_seat_tokens_file_nested_too_deep_is_no_tokens_not_a_traceback_issue_9(xdg):
+    """Issue #9 hostile input (a bad file): a tokens.json of arrays nested 100,000 deep made
+    json raise RecursionError out of `frapnet join` (a traceback); a damaged file is no saved
+    tokens, and saving a new one replaces it."""
+    f = xdg / "state" / "frapnet" / "tokens.json"
+    f.parent.mkdir(parents=True)
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    assert tokens.load_token("127.0.0.1", 7777) is None
+    tokens.save_token("127.0.0.1", 7777, "tok-0123456789abcdef", name="Friday")
+    assert tokens.load_token("127.0.0.1", 7777) == "tok-0123456789abcdef"

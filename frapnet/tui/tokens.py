@@ -38,7 +38,7 @@ def table_key(host: str, port: int, table: str | None = None) -> str:
 def _load(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # missing, damaged, or nested too deep (issue #9)
         return {}
     return data if isinstance(data, dict) else {}
 
