@@ -111,3 +111,14 @@ def test_runs_of_spaces_in_a_name_become_one_space():
     b.hello("Bot   1")
     names = [p["name"] for p in b.welcome["players"]]
     assert names[:2] == ["bot 1", "Bot 1 2"]
+
+
+@pytest.mark.parametrize("seat", [3, 64, -1, 10 ** 30])
+def test_a_hello_for_a_seat_that_does_not_exist_is_bad_message_and_closed(seat):
+    """docs/protocol.md "error": bad_message, "a `seat` that does not exist: closed" — a seat past
+    the table's was, but one past 63 (or negative) left the connection open."""
+    table, factory, clock = make(players=3)
+    c = Conn(factory)
+    msgs = c.hello("Olga", seat=seat)
+    assert [m["type"] for m in msgs] == ["error"] and msgs[0]["code"] == "bad_message" and not c.open
+    assert table.names == ["", "", ""]

@@ -159,8 +159,9 @@ def check_client_message(msg: dict) -> dict:
             raise ProtocolError("bad_name", "the player name is empty (after removing control characters)",
                                 fatal=True)
         seat = _field(msg, "seat", (int,))
-        if seat is not None and not 0 <= seat < 64:
-            raise ProtocolError("bad_message", f"hello: seat {seat} is out of range")
+        if seat is not None and not 0 <= seat < 64:  # a seat that does not exist: closed, as past the table's
+            raise ProtocolError("bad_message", f"hello: seat {str(seat)[:24]} does not exist (seats are 0…63 at most)",
+                                fatal=True)
         return {
             "type": "hello", "protocol": version, "name": clean,
             "lang": normalize_lang(_field(msg, "lang", (str,), default="en", max_len=MAX_LANG)),
