@@ -464,3 +464,59 @@ def frapnet_search_factor(state, seat, actions):
         it is. A time budget (``--think``) is not multiplied: the wall-clock limit per decision
         stays, and a cheap decision already gets many samples in its time.
     """
+
+
+# --- computer players: solving a sampled deal's play exactly (optional, firstresult) -------------
+
+@hookspec(firstresult=True)
+def frapnet_solve_play(state, seat):
+    """The exact result of the rest of a *sampled* deal (every card placed) when each seat plays
+    to maximise its own result (max^n; how GIB and Kermit solve a determinized deal), where the
+    rest is small enough to solve — Frap's play phase (F19–F21: four tricks, at most four cards a
+    hand). ``expert`` (:mod:`frapnet.bots.players`) asks it on its first sample of a decision; where
+    it answers (Frap: a play decision), every candidate of every sample is solved right after the
+    candidate is applied instead of being played out with the game's policy (the determinized
+    "double dummy" play of a bridge program). With ``frapnet.bots.players.SOLVE = "always"`` it is
+    also asked before every step of the playouts from earlier decisions and replaces the policy
+    from the first step where it answers (measured weaker in Frap: docs/bots.md).
+
+    :param state: a full State with a deal in progress (``state.phase == "deal"``), usually a
+        sampled one on the search's fast path: it may read every hidden card. Do not change it.
+    :param seat: the seat whose search asks (0…n−1); the answer is for every seat all the same.
+    :returns: a list of n numbers, one per seat 0…n−1: that seat's result from ``state`` to the end
+        of the deal, in the unit of :func:`frapnet_deal_result` — so that ``deal_result(before,
+        state, s) + answer[s]`` is the seat's result of the whole line (Frap: antes, the trick money
+        still to come, F23, minus the remise it pays, F24/F25; 0 for a seat not in play) — with
+        every seat in play choosing, at each of its turns, the legal card (F20) that maximises its
+        own final result given how the others answer (ties: the lowest card, so the same state
+        always gets the same answer). None where the game does not solve this state (another
+        phase, or rules the solver does not cover: Frap's F22 ``revoke: penalize`` and house rules
+        return None): ``expert`` then plays on with the policy as without this hook.
+
+    Must be fast (Frap at 4 players: about a millisecond from the first lead, a few microseconds
+    outside the play phase, where it returns None at once). Without an implementation every
+    simulated deal is played to the end with the game's ``frapnet_policy``.
+    """
+
+
+# --- computer players: what the search maximises (optional, firstresult) -------------------------
+
+@hookspec(firstresult=True)
+def frapnet_search_rival(state, seat):
+    """How much the other seats' results count against ``seat``'s own in ``expert``'s search: it
+    chooses the candidate with the best mean of ``own − w × mean(others)`` over its samples, each
+    seat's result being :func:`frapnet_deal_result` from the decision to the end of the simulated
+    deal (plus :func:`frapnet_solve_play`'s answer where the deal was solved).
+
+    :param state: a full State with a deal in progress (the search's first sample); read only the
+        table's rules and public facts (``state.players``, ``state.options``).
+    :param seat: the seat that searches (0…n−1).
+    :returns: ``w``, a number ≥ 0 (0: the seat's own result alone, as without this hook), or None.
+        Frap answers 1.0: a chip another seat pays into the pot (a remise, F24; a top-up, F12/F13)
+        is not lost but becomes the next pot (F24, F28), of which each of the n seats holds an
+        even share, so a seat's worth after a deal is its balance plus ``pot / n``; with the ledger
+        closed (F6: balances + pot = 0, so the pot's change is minus the sum of the balances')
+        that is ``(n − 1)/n × (own − mean(others))`` — the same choice as ``w = 1``.
+        (``frapnet arena`` still scores ``frapnet_deal_result``: the pot left after a deal is
+        counted as lost to everyone.)
+    """

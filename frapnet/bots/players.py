@@ -63,6 +63,18 @@ one with the luckiest draws, and took seconds), see docs/bots-variants.md."""
 MAX_FACTOR = 16
 """The most a game's ``frapnet_search_factor`` may multiply ``expert``'s fixed sample budget by."""
 
+SOLVE = "decision"
+"""Where ``expert`` uses the game's exact solver (``frapnet_solve_play``, if the game has one):
+``"decision"`` — at a decision the solver covers (Frap's play, F19–F21) each candidate's sample is
+solved instead of played out with the policy; ``"always"`` — also every playout from an earlier
+decision (the bidding), from the first step the solver covers; ``"never"``. Measured in Frap
+(docs/bots.md): ``"decision"`` plays as well as the policy's playouts, ``"always"`` worse (the
+solver's opponents see every card; the real ones play like ``basic``) at three times the cost."""
+
+RIVAL = 1.0
+"""Multiplies the game's ``frapnet_search_rival`` (how much the others' mean result counts against
+the seat's own in the search; 0: the seat's own result alone)."""
+
 
 def _seen_cards(views: list[dict]) -> set:
     """Every card the observations show (own hands and discards, cards played, turn-ups…): an
@@ -108,6 +120,19 @@ def _pick(rows: list[list[float]], weights: list[float], anchor: int) -> int:
         return anchor
     se = (var / (n_eff - 1)) ** 0.5
     return best if md > MARGIN * se else anchor
+
+
+def _solved_playout(state, seat: int, choose, solve):
+    """Play ``state`` in place with ``choose`` (the policy) until the game's ``frapnet_solve_play``
+    answers, then return its answer (each seat's result of the rest of the deal); None if the deal
+    ended first (``state`` is then settled, as by :func:`frapnet.engine.fast.playout`)."""
+    while state.phase == engine.DEAL:
+        got = solve(state, seat)
+        if got is not None:
+            return got
+        s = state.to_act[0]
+        fast.apply_in_place(state, s, choose(state, s, state.rules.legal_actions(state, s)))
+    return None
 
 
 class _OpponentModel:
@@ -276,6 +301,9 @@ class Player:
         anchor = None                    # the policy's own choice (index in cands)
         policy = rules.policy
         factor_hook = rules.implemented("search_factor")
+        solve = rules.solve_play if SOLVE != "never" and rules.implemented("solve_play") else None
+        solve_here = None
+        rival = None
         prng = random.Random(rng.random())
 
         def chooser(st, s, legal):
@@ -303,13 +331,27 @@ class Player:
                     f = rules.search_factor(root, seat, cands)
                     if f is not None and f > 1:
                         limit = int(limit * min(f, MAX_FACTOR))
+            if rival is None:  # frapnet_search_rival: how much the others' results count against ours
+                w = rules.search_rival(root, seat) if rules.implemented("search_rival") else None
+                rival = float(w) * RIVAL if w else 0.0
+            if solve_here is None:
+                solve_here = solve is not None and (SOLVE == "always" or solve(root, seat) is not None)
             row = []
             for c in cands:
                 t = fast.copy_state(root)
                 fast.apply_in_place(t, seat, c)
+                rest = None
                 if t.phase == engine.DEAL:
-                    fast.playout(t, chooser)
-                row.append(sampling.deal_result(root, t, seat))
+                    if not solve_here:
+                        fast.playout(t, chooser)
+                    else:
+                        rest = _solved_playout(t, seat, chooser, solve)
+                r = sampling.deal_result(root, t, seat) + (rest[seat] if rest is not None else 0.0)
+                if rival:
+                    others = [sampling.deal_result(root, t, s) + (rest[s] if rest is not None else 0.0)
+                              for s in range(t.players) if s != seat]
+                    r -= rival * sum(others) / len(others)
+                row.append(r)
             rows.append(row)
             weights.append(model.weight)
             done += 1

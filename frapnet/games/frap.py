@@ -1018,5 +1018,6 @@ def frapnet_deal_stats(state, report):
 
 
 # --- computer players (issue #8): the policy and the sampler live in modules of their own ------
-from frapnet.games.frap_bots import frapnet_policy  # noqa: E402,F401
+from frapnet.games.frap_bots import frapnet_policy, frapnet_search_rival  # noqa: E402,F401
 from frapnet.games.frap_sample import frapnet_sample_deal  # noqa: E402,F401
+from frapnet.games.frap_solve import frapnet_solve_play  # noqa: E402,F401

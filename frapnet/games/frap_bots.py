@@ -151,3 +151,10 @@ def frapnet_policy(state, seat, actions, rng):
         w = _weakest([a[1] for a in discards], trump)
         return next(a for a in discards if a[1] == w)
     return None
+
+
+@hookimpl
+def frapnet_search_rival(state, seat):
+    """F24/F28: a chip paid into the pot is the next deal's, 1/n of it each seat's, so ``expert``
+    values a deal as its balance plus pot / n, i.e. its own result minus the others' mean (F6)."""
+    return 1.0
