@@ -493,9 +493,9 @@ def frapnet_solve_play(state, seat):
         phase, or rules the solver does not cover: Frap's F22 ``revoke: penalize`` and house rules
         return None): ``expert`` then plays on with the policy as without this hook.
 
-    Must be fast (Frap at 4 players: about a millisecond from the first lead, a few microseconds
-    outside the play phase, where it returns None at once). Without an implementation every
-    simulated deal is played to the end with the game's ``frapnet_policy``.
+    Must be fast (Frap at 4 players: about 3 ms CPU on average from the first lead, p99 about
+    15 ms; a few microseconds outside the play phase, where it returns None at once). Without an
+    implementation every simulated deal is played to the end with the game's ``frapnet_policy``.
     """
 
 
