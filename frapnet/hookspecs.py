@@ -76,7 +76,7 @@ API_HISTORY = {
     # computer players (issue #8), the host's fan-out (issue #9) and statistics: all optional
     "1.1": ("frapnet_sample_deal", "frapnet_policy", "frapnet_deal_result", "frapnet_seat_view",
             "frapnet_view_ui", "frapnet_deal_stats", "frapnet_candidates", "frapnet_seat_view_ui",
-            "frapnet_search_factor"),
+            "frapnet_search_factor", "frapnet_solve_play", "frapnet_search_rival"),
 }
 """The hooks each minor version of the plugin API added, oldest first (the last key is
 :data:`API_VERSION`). A plugin that uses a hook of a later minor than the frapnet it runs on is
