@@ -274,6 +274,34 @@ def test_serves_only_the_page_and_its_assets():
     assert resp.startswith(b"HTTP/1.1 400")
 
 
+UPGRADE = (b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://127.0.0.1:8080\r\nUpgrade: websocket\r\n"
+           b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+
+
+@pytest.mark.parametrize("change, status, why", [
+    ((b"Connection: Upgrade", b"Connection: \xff"), 400, b"Connection: a value that is not ASCII text"),
+    ((b"Version: 13\r\n", b"Version: 13\r\nSec-WebSocket-Extensions: \xfe\r\n"), 400,
+     b"Sec-WebSocket-Extensions: a value that is not ASCII text"),
+    ((b"Version: 13\r\n", b"Version: 13\r\nSec-WebSocket-Protocol: \xff\r\n"), 400,
+     b"Sec-WebSocket-Protocol: a value that is not ASCII text"),
+    ((b"Connection: Upgrade", b"Connection: keep-alive"), 400, b"no 'Connection: Upgrade'"),
+    ((b"Upgrade: websocket", b"Upgrade: h2c"), 400, b"no 'Upgrade: websocket'"),
+    ((b"Version: 13", b"Version: 8"), 426, b"Sec-WebSocket-Version 13 only"),
+    ((b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", b""), 400, b"no Sec-WebSocket-Key"),
+])
+def test_a_bad_websocket_upgrade_is_refused_naming_the_header_issue_9(change, status, why):
+    """Issue #9 hostile input (WebSocket): a non-ASCII byte in the upgrade's Connection,
+    Sec-WebSocket-Extensions or Sec-WebSocket-Protocol header raised UnicodeDecodeError in the
+    WebSocket library — a critical traceback in the host's log and "500 Processing Failed";
+    other bad upgrades were an error-level log line and "websocket protocol negotiation error".
+    Now: 400 (426 for another version) naming the header, an info line."""
+    clock, table, hf, wf = make()
+    resp = _http(wf, UPGRADE.replace(*change) + b"\r\n")
+    assert resp.startswith(b"HTTP/1.1 %d " % status) and why in resp, resp[-300:]
+    assert not hf.connections  # nothing reached the table
+    assert _http(wf, UPGRADE + b"\r\n").startswith(b"HTTP/1.1 101")  # a good upgrade still works
+
+
 def test_an_endless_http_request_is_aborted():
     clock, table, hf, wf = make()
     addr = IPv4Address("TCP", "127.0.0.1", 30002)

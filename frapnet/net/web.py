@@ -343,6 +343,15 @@ class _Site(resource.Resource):
                 request.setResponseCode(403)
                 request.setHeader(b"content-type", b"text/plain; charset=utf-8")
                 return f"403 forbidden: {why}\n".encode("utf-8")
+            bad = upgrade_problem(request)
+            if bad is not None:
+                status, why = bad
+                log.info("{peer}: WebSocket refused: {why}", peer=_peer(request), why=why)
+                request.setResponseCode(status)
+                if status == 426:
+                    request.setHeader(b"sec-websocket-version", b"13")
+                request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+                return f"{status} bad WebSocket request: {why}\n".encode("utf-8")
             return self.ws.render_GET(request)
         self._headers(request)
         hit = self.assets.get(path)
@@ -353,6 +362,38 @@ class _Site(resource.Resource):
         ctype, body = hit
         request.setHeader(b"content-type", ctype)
         return body
+
+
+_UPGRADE_HEADERS = (b"connection", b"upgrade", b"sec-websocket-key", b"sec-websocket-version",
+                    b"sec-websocket-extensions", b"sec-websocket-protocol")
+
+
+def upgrade_problem(request) -> tuple[int, str] | None:
+    """None if ``request`` (a GET of /ws) is a WebSocket upgrade the WebSocket library can take,
+    else ``(HTTP status, reason)`` naming the header (issue #9: a non-ASCII byte in Connection,
+    Sec-WebSocket-Extensions or -Protocol raised UnicodeDecodeError inside the library — a
+    traceback and a 500 —, and its own refusals were error-level lines naming no client)."""
+    headers = request.requestHeaders
+    for name in _UPGRADE_HEADERS:
+        for value in headers.getRawHeaders(name, ()):
+            if not value.isascii():
+                return 400, f"{_HEADER_TITLE[name]}: a value that is not ASCII text"
+    tokens = b",".join(headers.getRawHeaders(b"connection", ())).lower().split(b",")
+    if b"upgrade" not in (t.strip() for t in tokens):
+        return 400, "no 'Connection: Upgrade' header (this address is the table's WebSocket)"
+    if (headers.getRawHeaders(b"upgrade") or [b""])[-1].strip().lower() != b"websocket":
+        return 400, "no 'Upgrade: websocket' header (this address is the table's WebSocket)"
+    if (headers.getRawHeaders(b"sec-websocket-version") or [b""])[-1].strip() != b"13":
+        return 426, "Sec-WebSocket-Version 13 only (RFC 6455)"
+    if not headers.getRawHeaders(b"sec-websocket-key"):
+        return 400, "no Sec-WebSocket-Key header"
+    return None
+
+
+_HEADER_TITLE = {b"connection": "Connection", b"upgrade": "Upgrade", b"sec-websocket-key": "Sec-WebSocket-Key",
+                 b"sec-websocket-version": "Sec-WebSocket-Version",
+                 b"sec-websocket-extensions": "Sec-WebSocket-Extensions",
+                 b"sec-websocket-protocol": "Sec-WebSocket-Protocol"}
 
 
 def _peer(request) -> str:
