@@ -53,6 +53,30 @@ def loads(text: str | bytes) -> dict:
     return obj
 
 
+def stored_json(text, match_id: int, what: str):
+    """The JSON value of one column of the host's journal (``what`` of match ``match_id``, for the
+    message); raises ReplayError ``record`` if it is not JSON text (issue #9: a damaged row was a
+    traceback in `frapnet export`, `frapnet stats` and the host's resume)."""
+    try:
+        if not isinstance(text, str):
+            raise ValueError(f"a {type(text).__name__}, not text")
+        return json.loads(text, parse_int=_parse_int)
+    except RecursionError:
+        why = "nested too deeply"
+    except ValueError as exc:
+        why = str(exc)[:120]
+    raise ReplayError("record", f"match {match_id}: {what} in the journal is not valid JSON ({why})")
+
+
+def stored_map(text) -> dict | None:
+    """A stored JSON object (a match's result), or None if there is none or it is damaged."""
+    try:
+        value = json.loads(text, parse_int=_parse_int) if isinstance(text, str) and text else None
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def load(path: str) -> dict:
     """Read a record file; raises ReplayError("record") if it cannot be read or parsed."""
     try:

@@ -364,28 +364,26 @@ class Journal:
                             (_now(), reason, match_id))
 
     def record(self, match_id: int) -> dict:
-        """The deal record (record-format.md) of stored match ``match_id``; raises KeyError if
-        there is none, :class:`frapnet.record.ReplayError` ``record`` naming the row if one of its
-        rows is damaged (not JSON, nested too deep, an action of a deal not stored)."""
+        """The deal record (record-format.md) of stored match ``match_id``; raises KeyError if there is
+        none, ReplayError ``record`` naming a damaged row (not JSON, too deep, of a deal not stored)."""
         row = self.db.execute("SELECT game, players, options, house_rules FROM matches WHERE id = ?",
                               (match_id,)).fetchone()
         if row is None:
             raise KeyError(match_id)
         game, players, options, house_rules = row
-        deals = [dict({"dealer": dealer, "deck": _stored(deck, match_id, f"deal {deal}'s deck"), "actions": []},
-                      **({"shuffle": _stored(proof, match_id, f"deal {deal}'s shuffle proof")} if proof else {}))
+        deals = [dict({"dealer": dealer, "deck": record.stored_json(deck, match_id, f"deal {deal}'s deck"), "actions": []},
+                      **({"shuffle": record.stored_json(proof, match_id, f"deal {deal}'s shuffle proof")} if proof else {}))
                  for deal, (dealer, deck, proof) in enumerate(self.db.execute(
                      "SELECT dealer, deck, shuffle FROM deals WHERE match = ? ORDER BY deal", (match_id,)))]
         for deal, action in self.db.execute("SELECT deal, action FROM actions WHERE match = ? ORDER BY version",
                                             (match_id,)):
             if not isinstance(deal, int) or not 0 <= deal < len(deals):
-                raise record.ReplayError("record", f"match {match_id}: an action of deal {deal!r}, which the "
-                                                   "journal does not hold")
+                raise record.ReplayError("record", f"match {match_id}: an action of deal {deal!r}, not stored")
             n = len(deals[deal]["actions"]) + 1
-            deals[deal]["actions"].append(_stored(action, match_id, f"deal {deal}'s action {n}"))
+            deals[deal]["actions"].append(record.stored_json(action, match_id, f"deal {deal}'s action {n}"))
         return {"format": "frapnet-record/1", "game": game, "players": players,
-                "options": _stored(options, match_id, "table options"),
-                "house_rules": _stored(house_rules, match_id, "house rules"), "deals": deals}
+                "options": record.stored_json(options, match_id, "table options"),
+                "house_rules": record.stored_json(house_rules, match_id, "house rules"), "deals": deals}
 
     def seats(self, match_id: int) -> list[dict]:
         """Per seat of match ``match_id``: ``{"seat", "name", "token", "bot"}`` (seat order)."""
@@ -405,32 +403,8 @@ class Journal:
             names = [s["name"] for s in self.seats(mid)]
             out.append({"id": mid, "table": name, "game": game, "players": players, "started": started,
                         "finished": finished, "reason": reason, "deals": deals, "names": names,
-                        "result": _result(result), "series": series})
+                        "result": record.stored_map(result), "series": series})
         return out
-
-
-def _stored(text, match_id: int, what: str):
-    """The JSON value of one journal column (``what`` of match ``match_id``, for the message);
-    raises :class:`frapnet.record.ReplayError` ``record`` if it is not JSON text (issue #9: a
-    damaged row was a traceback in export, stats and the host's resume)."""
-    try:
-        if not isinstance(text, str):
-            raise ValueError(f"a {type(text).__name__}, not text")
-        return json.loads(text, parse_int=record._parse_int)
-    except RecursionError:
-        why = "nested too deeply"
-    except ValueError as exc:
-        why = str(exc)[:120]
-    raise record.ReplayError("record", f"match {match_id}: {what} in the journal is not valid JSON ({why})")
-
-
-def _result(text):
-    """A stored match's result (the host's result dict), or None if there is none or it is damaged."""
-    try:
-        value = json.loads(text, parse_int=record._parse_int) if isinstance(text, str) and text else None
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 class MatchJournal(RecordFile):
