@@ -1,0 +1,22 @@
+"""Frap's deal phases, their rule IDs and names, and F20's cards to follow with: shared by the
+rules (:mod:`frapnet.games.frap`) and the views (:mod:`frapnet.games.frap_view`)."""
+from __future__ import annotations
+
+# Deal phases
+BID, WHIST, BUY, CUT, CUT_DISCARD, PLAY, DONE = "bid", "whist", "buy", "cut", "cut_discard", "play", "done"
+PHASE_RULE = {BID: "F10", WHIST: "F11", BUY: "F15", CUT: "F17", CUT_DISCARD: "F17", PLAY: "F19", DONE: "record"}
+_PHASE_EN = {BID: "bidding", WHIST: "whist round", BUY: "buying", CUT: "cut-in", CUT_DISCARD: "cut-in discard",
+             PLAY: "play", DONE: "deal over"}
+"""Each phase's name in English, for error messages (and the English view)."""
+
+
+def _follow_cards(d, hand):
+    """F20: cards of the led suit; else trumps; else any card."""
+    if not d.trick:
+        return hand
+    led = d.trick[0][1][-1]
+    same = [c for c in hand if c[-1] == led]
+    if same:
+        return same
+    trumps = [c for c in hand if c[-1] == d.trump]
+    return trumps or hand
