@@ -143,7 +143,10 @@ def _gc_tuning(reactor):
     collector off.)"""
     if os.environ.get("FRAPNET_BENCH_GC") != "default":
         from frapnet.runtime import tune_gc
-        tune_gc(reactor)
+        try:
+            tune_gc(reactor)
+        except TypeError:  # a checkout from before GcPolicy (A/B runs: PYTHONPATH=/tmp/old)
+            tune_gc()
 
 
 def _instrument_host():
@@ -152,18 +155,21 @@ def _instrument_host():
     from frapnet.net import wire
 
     samples: list[float] = []
+    cpu_samples: list[float] = []
     view_bytes: list[int] = []
     clock = time.perf_counter
+    cpu = time.thread_time
     orig_data = hostmod.HostProtocol.dataReceived
     orig_msg = hostmod.HostProtocol.messageReceived
     orig_frame = wire.frame
 
     def dataReceived(self, data):
         self._bench_act = False
-        t0 = clock()
+        t0, c0 = clock(), cpu()
         orig_data(self, data)
         if self._bench_act:
             samples.append(clock() - t0)
+            cpu_samples.append(cpu() - c0)
 
     def messageReceived(self, raw):
         if raw.get("type") == "act":
@@ -203,7 +209,7 @@ def _instrument_host():
     wire.SharedEncoder.frame = shared_frame
     wire.PublicEncoder.frame_part = frame_part
     wire.PublicEncoder.public_frame = public_frame
-    return samples, view_bytes
+    return samples, view_bytes, cpu_samples
 
 
 # --- roles (each runs in its own process) --------------------------------------------------------
@@ -215,7 +221,7 @@ def role_host(args):
     warmup, window = (float(args[5]), float(args[6])) if len(args) > 6 else (0.0, seconds)
     reactor = _install_reactor()
     _quiet_logs()
-    samples, view_bytes = _instrument_host()
+    samples, view_bytes, cpu_samples = _instrument_host()
     from twisted.internet import defer, task
 
     from frapnet.hosting import HostConfig, TableConfig, start_host
@@ -255,7 +261,7 @@ def role_host(args):
             (c0, a0, n0), (c1, a1, n1) = marks["start"], marks["end"]
             win = {"window_cpu": c1 - c0, "window_actions": a1 - a0, "window_host": samples[n0:n1],
                    "diag": diag.to_dict()}
-        print(json.dumps({"host": samples, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
+        print(json.dumps({"host": samples, "host_cpu": cpu_samples, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
                           "cpu": time.process_time(), **win}), flush=True)
 
     task.react(lambda r: defer.ensureDeferred(main(r)))
@@ -581,6 +587,8 @@ def main() -> int:
               f"  (n={len(rtt)})")
         size = int(statistics.mean(vb))
         print(f"  bytes per view message (frame): mean {size}  max {max(vb)}  (n={len(vb)})")
+        print(f"  host CPU per action (whole host process, start-up included): {h['cpu'] / max(1, h['actions']) * 1000:.3f} ms;"
+              f" CPU of the host's act calls (p50, p99): {ms(pct(h.get('host_cpu', []), 50))}, {ms(pct(h.get('host_cpu', []), 99))}")
 
         # 2. baseline echo of the same size
         e = echo(size, 5000)
