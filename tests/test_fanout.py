@@ -287,3 +287,34 @@ def test_each_connection_gets_a_changes_events_and_view_in_one_write(registry):
             ev, text=engine.describe_event(st, ev, table.names, lang))}) for ev in events]
         want_view = wire.frame({"type": "view", "view": table.fanout.view_for(seat, lang)})
         assert frames == want_events + [want_view]
+
+
+def test_spectators_in_31_made_up_languages_cost_one_public_view_issue_9(registry, monkeypatch):
+    """Issue #9 hostile input (host speed): each spectator's hello chose its own language ("xa",
+    "xb"…, none a game has), and the fan-out built and encoded the public view (and every event)
+    once per language: 32 spectators made every change about 6.5 times dearer (2.3 → 15 ms an
+    action here). A language the host has no texts in is English (docs/protocol.md, hello.lang;
+    plugins are only ever asked for "en" or "ru", docs/plugins.md)."""
+    from test_net_host import Conn, make, seat_all, to_act
+    table, factory, _ = make(4)
+    conns = seat_all(factory, 4)
+    watchers = []
+    for i in range(31):  # and one more in English: the table's 32 spectators
+        w = Conn(factory)
+        w.hello(f"W{i}", spectate=True, lang="x" + chr(97 + i % 26) + chr(97 + i // 26))
+        watchers.append(w)
+    english = Conn(factory)
+    english.hello("Zoya", spectate=True)
+    built = []
+    real = engine.public_view
+    monkeypatch.setattr(engine, "public_view", lambda st, lang: (built.append(lang), real(st, lang))[1])
+    for c in conns + watchers + [english]:
+        c.read()
+    mover = to_act(conns)[0]
+    mover.act(mover.view["actions"][0]["action"])
+    assert built == ["en"]  # one public view for the whole change
+    english.read()
+    assert english.view["version"] == table.state.version
+    for w in watchers:
+        w.read()
+        assert w.view == english.view and w.proto.lang == "en"

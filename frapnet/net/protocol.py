@@ -164,7 +164,7 @@ def check_client_message(msg: dict) -> dict:
                                 fatal=True)
         return {
             "type": "hello", "protocol": version, "name": clean,
-            "lang": normalize_lang(_field(msg, "lang", (str,), default="en", max_len=MAX_LANG)),
+            "lang": host_lang(_field(msg, "lang", (str,), default="en", max_len=MAX_LANG)),
             "password": _field(msg, "password", (str,), max_len=MAX_PASSWORD),
             "token": _field(msg, "token", (str,), max_len=MAX_TOKEN),
             "spectate": bool(_field(msg, "spectate", (bool,), default=False)),
@@ -250,6 +250,18 @@ def distinct_name(name: str, taken: Any) -> str:
         if name_key(candidate) not in keys:
             return candidate
         n += 1
+
+
+LANGUAGES = ("en", "ru")
+"""The languages a host writes labels and texts in (docs/plugins.md: a plugin is asked for these)."""
+
+
+def host_lang(lang: str) -> str:
+    """The language a client asking for ``lang`` gets: :func:`normalize_lang`, and English for
+    one the host has no texts in — so a table's fan-out never builds the same public view twice
+    for spectators who named made-up languages (issue #9)."""
+    lang = normalize_lang(lang)
+    return lang if lang in LANGUAGES else "en"
 
 
 def normalize_lang(lang: str) -> str:
