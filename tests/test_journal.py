@@ -364,6 +364,8 @@ def test_a_damaged_row_in_the_journal_is_named_never_a_traceback_issue_9(tmp_pat
         j.record(1)
     assert stats.player_stats(j)["skipped"] == [1]
     j.close()
+    if damage != "not json":
+        return  # the commands take the same path for either damage: run them once (the suite's time)
     p = subprocess.run([sys.executable, "-m", "frapnet", "export", "1", "--db", str(db)], capture_output=True,
                        text=True, env=env, timeout=60)
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
