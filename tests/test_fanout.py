@@ -318,3 +318,44 @@ def test_spectators_in_31_made_up_languages_cost_one_public_view_issue_9(registr
     for w in watchers:
         w.read()
         assert w.view == english.view and w.proto.lang == "en"
+
+
+def test_one_peer_whose_send_fails_does_not_cost_the_others_the_change():
+    """Issue #9 hostile input: a connection whose transport raises while the fan-out sends it a
+    change is aborted (one log line), and every peer after it still gets its frames, in order."""
+    from frapnet.net.fanout import Fanout
+
+    class Transport:
+        aborted = 0
+
+        def abortConnection(self):
+            self.aborted += 1
+
+    class Broken:
+        peer_desc = "10.0.0.9:4242"
+        transport = Transport()
+
+        def send_frames(self, frames):
+            raise RuntimeError("the WebSocket is closing")
+
+    class Good:
+        def __init__(self):
+            self.got = []
+
+        def send_frames(self, frames):
+            self.got.append(frames)
+
+    class Plain:
+        def __init__(self):
+            self.got = []
+
+        def send(self, msg):
+            self.got.append(msg)
+
+    bad, after, plain = Broken(), Good(), Plain()
+    Fanout._deliver({0: (after, [("view", b"v0", {})]), 1: (bad, [("view", b"v1", {})]),
+                     2: (Good(), []), 3: (plain, [("event", b"e", {"type": "event"}), ("view", b"v3", {"type": "view"})])})
+    Fanout._deliver({1: (bad, [("view", b"v1", {})]), 0: (after, [("event", b"e0", {}), ("view", b"v0b", {})])})
+    assert after.got == [[("view", b"v0")], [("event", b"e0"), ("view", b"v0b")]]
+    assert plain.got == [{"type": "event"}, {"type": "view"}]
+    assert bad.transport.aborted == 2

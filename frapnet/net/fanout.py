@@ -239,18 +239,28 @@ class Fanout:
     @staticmethod
     def _deliver(out: dict[int, tuple]) -> None:
         """Send each peer its frames, in order: all in one call of its ``send_frames`` if it has
-        one (a HostProtocol: one transport write), else one ``send_frame`` or ``send`` each."""
+        one (a HostProtocol: one transport write), else one ``send_frame`` or ``send`` each. A
+        peer whose sending raises is logged in one line and its connection aborted; the peers
+        after it still get the change."""
         for p, frames in out.values():
-            many = getattr(p, "send_frames", None)
-            if many is not None:
-                many([(kind, data) for kind, data, _ in frames])
-                continue
-            one = getattr(p, "send_frame", None)
-            for kind, data, msg in frames:
-                if one is not None:
-                    one(kind, data)
-                else:
-                    p.send(msg)
+            try:
+                many = getattr(p, "send_frames", None)
+                if many is not None:
+                    many([(kind, data) for kind, data, _ in frames])
+                    continue
+                one = getattr(p, "send_frame", None)
+                for kind, data, msg in frames:
+                    if one is not None:
+                        one(kind, data)
+                    else:
+                        p.send(msg)
+            except Exception as exc:  # noqa: BLE001 - one broken connection must not cost the others the change
+                log.error("cannot send to {peer}: {err}; closing that connection",
+                          peer=getattr(p, "peer_desc", "a peer"), err=repr(exc)[:200])
+                try:
+                    p.transport.abortConnection()
+                except Exception:  # noqa: BLE001 - already gone, or not a transport
+                    pass
 
     def seat_event(self, kind: str, s: Seat, **facts) -> None:
         """Tell everyone at the table (seats and spectators) about a change at seat ``s``: an
