@@ -330,3 +330,56 @@ def test_frap_sampler_puts_a_bought_side_card_among_the_draws_F15():
             assert card not in sdealt, (card, sdealt, smp["actions"])
             checked += 1
     assert checked >= 60, checked
+
+
+def test_frap_basic_asks_for_any_deal_and_chooses_as_with_the_search_sampler(monkeypatch):
+    """Issue #8 (basic ≤ 5 ms): Frap's sampler with ``effort="any"`` (basic's) keeps the sampling
+    property (F8, F9, F15–F17, F20) but skips the draws that fit the others' bids (F10, F11) — in
+    the F10/F11 position of the test above, seat 1's sampled hand is a frapping one far less often
+    than with ``"search"`` — and four seeded basic players choose exactly as they do when their
+    sampler makes every draw."""
+    from frapnet.games import frap_sample
+    from frapnet.games.frap_bots import FRAP_AT, frap_estimate
+    from frapnet.testing import fixed_deck, play
+    assert check_sampler("frap", 4, deals=4, samples=1, seed=5, every=2, effort="any")["checked"] > 20
+    st = engine.new_match("frap", 4)
+    deck = fixed_deck(engine.pack(st), 4, 3, {0: ["7H", "8H", "9C", "10C"], 1: ["AS", "KS", "QH", "JD"],
+                                             2: ["7C", "8C", "9H", "10H"], 3: ["JC", "QC", "KC", "8D"]},
+                      turn_up="7S")
+    st, _ = engine.start_deal(st, deck, 3)
+    obs = [engine.view(st, 0)]
+    for a in [(0, "look"), (0, "pass"), (1, "look"), (1, "frap"), (2, "look"), (2, "pass")]:
+        st, _ = play(st, [a])
+        obs.append(engine.view(st, 0))
+    table = table_for(obs[-1])
+    frappy = {}
+    for effort in ("any", "search"):
+        rng = random.Random(2)
+        frappy[effort] = sum(frap_estimate(replay_sample(table, table.rules.sample_deal(table, 0, obs, rng, effort),
+                                                         obs[-1]["deal_no"], pure=True).deal.hands[1], "S") >= FRAP_AT
+                             for _ in range(60))
+    assert frappy["search"] >= 57 and frappy["any"] <= 30, frappy
+
+    def choices():
+        out = []
+        for deal in range(8):
+            st = engine.new_match("frap", 4)
+            deck = engine.pack(st)
+            random.Random(deal).shuffle(deck)
+            st, _ = engine.start_deal(st, deck, deal % 4)
+            bots = [make_player("basic", game="frap", players=4, seat=s, seed=deal) for s in range(4)]
+            for s in range(4):
+                bots[s].observe(engine.view(st, s))
+            while st.phase == engine.DEAL:
+                seat = st.to_act[0]
+                a = bots[seat].choose(engine.view(st, seat))
+                out.append((seat, a))
+                st, _ = engine.apply(st, seat, a)
+                for s in range(4):
+                    bots[s].observe(engine.view(st, s))
+        return out
+
+    fast = choices()
+    every = frap_sample._sample
+    monkeypatch.setattr(frap_sample, "_sample", lambda state, seat, obs, rng, tries: every(state, seat, obs, rng))
+    assert choices() == fast and len(fast) > 60

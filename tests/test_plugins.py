@@ -180,11 +180,14 @@ def test_rules_callers_come_from_the_specs_and_tracing_sees_every_call(monkeypat
     assert sorted(rules.hooks) == per_table
     from frapnet.games import frap
     assert rules.view is frap.frapnet_view  # the fast path: the implementation itself
-    # issue #8: Frap's sampler leaves out the spec's later argument effort: still called directly,
-    # with the arguments it names (pluggy would cost tens of µs a sample)
     from frapnet.games import frap_sample
-    assert rules.sample_deal.__wrapped__ is frap_sample.frapnet_sample_deal
+    assert rules.sample_deal is frap_sample.frapnet_sample_deal  # it takes every argument, effort too
     assert rules.sample_deal(None, 0, [], None, "any") is None  # no observations: nothing to explain
+    # issue #8: Napoleon's sampler leaves out the spec's later argument effort: still called
+    # directly, with the arguments it names (pluggy would cost tens of µs a sample)
+    napoleon = pytest.importorskip("frapnet_napoleon.bots")
+    nap = Rules(reg.plugin_manager("napoleon"), trace=False)
+    assert nap.sample_deal.__wrapped__ is napoleon.frapnet_sample_deal
     monkeypatch.setenv("FRAPNET_TRACE_PLUGINS", "1")
     st = engine.new_match("frap", 3, registry=reg)
     assert st.rules.trace and st.rules.view is not frap.frapnet_view

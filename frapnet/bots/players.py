@@ -263,12 +263,13 @@ class Player:
     def _candidates(self, view: dict, acts: list, table) -> list[tuple]:
         return [engine.normalize_action(table.spec, table.players, self.seat, a) for a in acts]
 
-    def _basic(self, view: dict, acts: list, obs: list[dict]) -> list | None:
+    def _basic(self, view: dict, acts: list, obs: list[dict], effort: str = sampling.SAMPLE_ANY) -> list | None:
         table = self._table_state(view)
         if not table.rules.implemented("policy"):
             return None
         # any consistent deal will do: the policy reads only the seat's own cards and public facts
-        states = sampling.sample_states(table, self.seat, obs, self.rng, 1, self.stats, effort=sampling.SAMPLE_ANY)
+        # (expert, falling back on the policy, asks as it does for its search: the same random stream)
+        states = sampling.sample_states(table, self.seat, obs, self.rng, 1, self.stats, effort=effort)
         if not states:
             return None
         cands = engine.legal_actions(states[0], self.seat)  # the view's, in its order (same_view checked them)
@@ -289,7 +290,7 @@ class Player:
             return acts[cands.index(("look",))]  # F9 and kin: information first
         shortlist = len(cands) > MAX_CANDIDATES
         if shortlist and not rules.implemented("candidates"):
-            return self._basic(view, acts, obs)
+            return self._basic(view, acts, obs, sampling.SAMPLE_SEARCH)
         seat = self.seat
         rng = self.rng
         start = time.perf_counter()

@@ -146,7 +146,7 @@ def _bid_checks(acts, views, seat, init, pack) -> list:
     return out
 
 
-def _sample(state, seat: int, observations: list[dict], rng) -> dict:
+def _sample(state, seat: int, observations: list[dict], rng, tries: int = _TRIES) -> dict:
     views = []
     for v in observations:
         if views and v.get("version") == views[-1].get("version"):
@@ -379,7 +379,7 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
             if not toks:
                 continue
             best, best_k = None, -1
-            for _try in range(_TRIES):
+            for _try in range(tries):
                 pick, used = {}, set()
                 for t in toks:
                     bad = cons.get(t, "")
@@ -445,12 +445,14 @@ def _sample(state, seat: int, observations: list[dict], rng) -> dict:
 
 
 @hookimpl
-def frapnet_sample_deal(state, seat, observations, rng):
+def frapnet_sample_deal(state, seat, observations, rng, effort):
     """Frap: one deal consistent with ``seat``'s views (see the module docstring); None when the
-    observations have a gap or do not start at the deal's start."""
+    observations have a gap or do not start at the deal's start. ``effort`` ``"any"`` (``basic``,
+    whose policy reads only its own cards and public facts): the first draw of the others' dealt
+    cards that keeps every play legal, without the up to ``_TRIES`` draws that fit their bids."""
     if not observations or observations[-1].get("game") != "frap" or "seats" not in observations[-1]:
         return None
     try:
-        return _sample(state, seat, observations, rng)
+        return _sample(state, seat, observations, rng, 1 if effort == "any" else _TRIES)
     except _Unexplained:
         return None
