@@ -263,12 +263,13 @@ class Player:
     def _candidates(self, view: dict, acts: list, table) -> list[tuple]:
         return [engine.normalize_action(table.spec, table.players, self.seat, a) for a in acts]
 
-    def _basic(self, view: dict, acts: list, obs: list[dict], effort: str = sampling.SAMPLE_ANY) -> list | None:
+    def _basic(self, view: dict, acts: list, obs: list[dict], effort: str | None = None) -> list | None:
         table = self._table_state(view)
         if not table.rules.implemented("policy"):
             return None
         # any consistent deal will do: the policy reads only the seat's own cards and public facts
         # (expert, falling back on the policy, asks as it does for its search: the same random stream)
+        effort = sampling.SAMPLE_ANY if effort is None else effort
         states = sampling.sample_states(table, self.seat, obs, self.rng, 1, self.stats, effort=effort)
         if not states:
             return None
