@@ -255,7 +255,10 @@ def test_a_russian_screen_has_no_english_word_outside_card_codes_and_names(tmp_p
             if "Счёт партии —" in s:
                 break
             if "Ваш ход" in s or "Enter: дальше" in s:
-                key = "l" if "[l] Посмотреть" in s else ("f" if "[f] Фрап" in s else "Enter")
+                # the deck depends on the client's shuffle nonce (fair deals), so any decision may come:
+                # look, frap, whist when asked (so the seat plays tricks), else Enter (buy, play, next)
+                key = ("l" if "[l] Посмотреть" in s else "f" if "[f] Фрап" in s else
+                       "w" if "[w] Вист" in s else "Enter")
                 t.keys(key)
                 try:
                     t.wait(lambda x: x != s, 5, "a change")
