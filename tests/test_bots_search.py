@@ -72,12 +72,8 @@ def test_sampler_never_places_a_seen_card_elsewhere_and_honours_voids_F20():
         assert "7S" == s.deal.turn_up and "AH" not in sum(s.deal.hands, [])
 
 
-def test_frap_sampler_deals_others_hands_basic_would_have_bid_with_F10_F11():
-    """Seat 1 declared frap (F10) and seat 2 passed the whist (F11), as seen by seat 0: with the
-    bidding so far, the sampler deals seat 1 a hand ``basic`` would frap with (frap_estimate ≥
-    FRAP_AT) and seat 2 one with neither an ace nor a trump (basic whists with either) — in
-    almost every sample, where a uniform deal gives seat 1 such a hand about one time in ten."""
-    from frapnet.games.frap_bots import FRAP_AT, frap_estimate
+def _frap_bid_position():
+    """Seat 0's table and views after: 0 passes, 1 declares frap (F10), 2 passes (4 seats, ♠ trumps)."""
     from frapnet.testing import fixed_deck, play
     st = engine.new_match("frap", 4)
     deck = fixed_deck(engine.pack(st), 4, 3, {0: ["7H", "8H", "9C", "10C"], 1: ["AS", "KS", "QH", "JD"],
@@ -89,6 +85,16 @@ def test_frap_sampler_deals_others_hands_basic_would_have_bid_with_F10_F11():
         st, _ = play(st, [a])
         obs.append(engine.view(st, 0))
     table = table_for(obs[-1])
+    return table, obs
+
+
+def test_frap_sampler_deals_others_hands_basic_would_have_bid_with_F10_F11():
+    """Seat 1 declared frap (F10) and seat 2 passed the whist (F11), as seen by seat 0: with the
+    bidding so far, the sampler deals seat 1 a hand ``basic`` would frap with (frap_estimate ≥
+    FRAP_AT) and seat 2 one with neither an ace nor a trump (basic whists with either) — in
+    almost every sample, where a uniform deal gives seat 1 such a hand about one time in ten."""
+    from frapnet.games.frap_bots import FRAP_AT, frap_estimate
+    table, obs = _frap_bid_position()
     rng = random.Random(2)
     frappy = dry = 0
     for _ in range(60):
@@ -340,18 +346,8 @@ def test_frap_basic_asks_for_any_deal_and_chooses_as_with_the_search_sampler(mon
     sampler makes every draw."""
     from frapnet.games import frap_sample
     from frapnet.games.frap_bots import FRAP_AT, frap_estimate
-    from frapnet.testing import fixed_deck, play
     assert check_sampler("frap", 4, deals=4, samples=1, seed=5, every=2, effort="any")["checked"] > 20
-    st = engine.new_match("frap", 4)
-    deck = fixed_deck(engine.pack(st), 4, 3, {0: ["7H", "8H", "9C", "10C"], 1: ["AS", "KS", "QH", "JD"],
-                                             2: ["7C", "8C", "9H", "10H"], 3: ["JC", "QC", "KC", "8D"]},
-                      turn_up="7S")
-    st, _ = engine.start_deal(st, deck, 3)
-    obs = [engine.view(st, 0)]
-    for a in [(0, "look"), (0, "pass"), (1, "look"), (1, "frap"), (2, "look"), (2, "pass")]:
-        st, _ = play(st, [a])
-        obs.append(engine.view(st, 0))
-    table = table_for(obs[-1])
+    table, obs = _frap_bid_position()
     frappy = {}
     for effort in ("any", "search"):
         rng = random.Random(2)
