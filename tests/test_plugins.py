@@ -242,6 +242,33 @@ def test_api_history_lists_every_hook_once():
     assert "frapnet_policy" in hookspecs.API_HISTORY["1.1"]
 
 
+def test_every_spec_of_the_hookspecs_modules_is_exposed_and_registered():
+    """The specs live in frapnet/hookspecs/{rules,views,bots}.py (split by concern, each module
+    under 500 lines); frapnet.hookspecs exposes every one of them, so API_HISTORY's check above,
+    docs/plugins.md's and the loader's one ``pm.add_hookspecs(hookspecs)`` see them all — a spec
+    added to a module but not imported in frapnet/hookspecs/__init__.py fails here."""
+    from frapnet.hookspecs import bots, markers, rules, views
+    from frapnet.plugins import default_registry
+    by_module = {m.__name__.rsplit(".", 1)[1]: sorted(n for n in dir(m) if n.startswith("frapnet_")
+                                                      and callable(getattr(m, n)))
+                 for m in (rules, views, bots)}
+    assert [len(v) for v in by_module.values()] == [12, 6, 7]
+    assert "frapnet_deal" in by_module["rules"] and "frapnet_view_ui" in by_module["views"] \
+        and "frapnet_sample_deal" in by_module["bots"]
+    defined = sorted(n for names in by_module.values() for n in names)
+    exposed = sorted(n for n in dir(hookspecs) if n.startswith("frapnet_") and callable(getattr(hookspecs, n)))
+    assert exposed == defined and len(defined) == len(set(defined)) == 25
+    for n in defined:
+        assert getattr(hookspecs, n).frapnet_spec is not None  # marked as a spec, not an implementation
+    assert hookspecs.hookspec is markers.hookspec and hookspecs.hookimpl is markers.hookimpl
+    assert hookspecs.SAMPLE_ANY == "any" and hookspecs.SAMPLE_SEARCH == "search"
+    pm = default_registry().plugin_manager("frap")
+    specs = sorted(n for n in dir(pm.hook) if n.startswith("frapnet_") and getattr(pm.hook, n).spec is not None)
+    assert specs == defined
+    for path in Path(hookspecs.__file__).parent.glob("*.py"):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 500, path
+
+
 def test_api_declared_as_string_loads_and_bad_value_is_refused(tmp_path):
     (tmp_path / "str_api.py").write_text(GOOD_RULE.replace("FRAPNET_API = 1", 'FRAPNET_API = "1.0"'))
     (tmp_path / "float_api.py").write_text(GOOD_RULE.replace("FRAPNET_API = 1", "FRAPNET_API = 1.5")
