@@ -180,7 +180,8 @@ def check_sampler(game: str, players: int, options: dict | None = None, house_ru
     (``version`` aside) — so own cards, cards played, turn-ups live and dead, own discards and who
     took a turn-up are all where the seat saw them, and no card is placed where the seat saw
     another; and the final view equals the real one. Also asserts the sampler is not returning
-    the real deal (across the run some sample differs from the truth in a hidden card).
+    the real deal (across the run some sample differs from the truth in a hidden card), and that
+    asked with no views at all (empty observations) it returns None rather than raising.
 
     Returns counts ``{"checked", "declined", "differs"}``. Raises AssertionError naming the
     game, deal, seat and step on the first failure.
@@ -196,6 +197,10 @@ def check_sampler(game: str, players: int, options: dict | None = None, house_ru
         if step % every:
             continue
         table = table_for(views[0][-1], registry)
+        if not checked:  # nothing to explain: None (an empty list has no view now, observations[-1])
+            for seat in range(players):
+                got = table.rules.sample_deal(table, seat, [], random.Random(0), effort)
+                assert got is None, f"{game} seat {seat}: the sampler answered {got!r} for no observations"
         for seat in range(players):
             obs = views[seat]
             for _ in range(samples):

@@ -81,6 +81,7 @@ def test_knowledge_rebuilds_once_per_decision():
     know(1, views[:2], "x")  # a third entry clears the cache (size 2)
     know(1, views, "x")
     assert len(calls) == 4
+    assert know(1, [], "x") is None and len(calls) == 4  # no views: nothing to read (was IndexError)
 
 
 def test_table_for_is_remembered():

@@ -55,7 +55,9 @@ class Knowledge:
     seat, *args)`` (a game's own function; it returns anything, None meaning "cannot explain
     these views") and remembered: a search asks its sampler many times for one decision, and
     several players take turns. Call ``knowledge(seat, observations, *args)``; keeps up to
-    ``size`` entries, keyed by the seat, the number of views and the identity of the view now."""
+    ``size`` entries, keyed by the seat, the number of views and the identity of the view now.
+    No views at all (empty ``observations``: no view now) is None without calling ``read``, so a
+    sampler built on it returns None there, as the hook's contract asks, rather than IndexError."""
 
     def __init__(self, read: Callable[..., Any], size: int = 32) -> None:
         self.read = read
@@ -63,6 +65,8 @@ class Knowledge:
         self._cache: dict = {}
 
     def __call__(self, seat: int, observations: Sequence[dict], *args: Any) -> Any:
+        if not observations:
+            return None
         now = observations[-1]
         key = (seat, len(observations), id(now), args)
         hit = self._cache.get(key)

@@ -123,3 +123,32 @@ def test_expert_examines_more_samples_for_a_call_in_the_auction_N4():
     actions = [(0, "bid", 2), (1, "pass"), (2, "pass"), (3, "pass"), (0, "buy", ()), (0, "play", "AS"),
                (1, "play", "6C"), (2, "play", "7S"), (3, "play", "8C"), (0, "play", "7H"), (1, "play", "KH")]
     assert _expert_samples(hands, actions, 3) == (3, "play")
+
+
+def test_sampler_napoleon_at_the_first_decision_and_with_no_views():
+    """issue #8, N3/N4: at a deal's very first decision (the dealer's opening call; no call, no
+    trick yet) every seat's sampler, asked as frapnet.bots asks it (its views so far: the first
+    one), gives a deal that replays to that view, and a basic and an expert player choose a legal
+    call without a hook error; asked with no views at all (empty observations) it has nothing to
+    explain and returns None — it raised IndexError (observations[-1] of an empty list)."""
+    from frapnet.bots import make_player, sampling
+    for n, dealer in ((2, 1), (4, 0), (6, 3)):
+        deck = pack(36)
+        random.Random(n).shuffle(deck)
+        st = engine.new_match("napoleon", n)
+        st, _ = engine.start_deal(st, deck, dealer)
+        assert st.to_act == (dealer,) and st.deal.phase == "auction" and not st.deal.trick
+        for seat in range(n):
+            first = engine.view(st, seat)
+            table = sampling.table_for(first)
+            for effort in ("any", "search"):
+                stats = {}
+                got = sampling.sample_states(table, seat, [first], random.Random(seat), 3, stats, effort=effort)
+                assert len(got) == 3 and stats == {"asked": 3}, (n, seat, effort, stats)
+                assert all(sampling.matches_view(g, seat, first) for g in got)
+                assert table.rules.sample_deal(table, seat, [], random.Random(0), effort) is None
+        for level in ("basic", "expert"):
+            p = make_player(level, game="napoleon", players=n, seat=dealer, seed=1, iterations=4)
+            v = engine.view(st, dealer)
+            assert p.choose(v) in [x["action"] for x in v["actions"]]
+            assert "errors" not in p.stats and p.stats.get("asked", 0) >= 1, (level, p.stats)
