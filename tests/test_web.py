@@ -332,6 +332,7 @@ class SocketWS:
                                             extra_headers=[("Origin", origin)] if origin else [])))
         self.status = None
         self.closed = False
+        self.eof = False
         self.msgs: list = []
         self._buf = b""
         self.pump(lambda: self.status is not None)
@@ -351,7 +352,7 @@ class SocketWS:
                 data = b""
             self.ws.receive_data(data or None)
             if not data:
-                self.closed = True
+                self.closed = self.eof = True
             for ev in self.ws.events():
                 if isinstance(ev, AcceptConnection):
                     self.status = 101
@@ -364,6 +365,17 @@ class SocketWS:
                         self._buf = b""
                 elif isinstance(ev, CloseConnection):
                     self.closed = True
+
+    def read_to_eof(self, timeout: float = 5.0) -> None:
+        """Read (and parse) until the host's FIN — past its Close frame and past a failed send:
+        the host's last words arrive before its FIN (issue #9)."""
+        import time as _t
+
+        end = _t.monotonic() + timeout
+        while not self.eof and _t.monotonic() < end:
+            self.closed = False  # a Close frame: read on to the FIN
+            self.pump(lambda: self.eof, end - _t.monotonic())
+        self.closed = self.closed or self.eof
 
     def send(self, body: bytes) -> None:
         from wsproto.events import Message
@@ -392,13 +404,14 @@ def test_real_endpoint_refuses_wrong_origin_oversized_message_and_flood():
         big = SocketWS(port, f"http://127.0.0.1:{port}")
         assert big.status == 101
         big.send(b"\x81" + b"x" * (wire.MAX_FRAME + 1))
-        big.pump(lambda: False, 5)
+        big.read_to_eof()
         assert codes(big.msgs) == ["too_large"] and big.closed
         flood = SocketWS(port, f"http://127.0.0.1:{port}")
         for i in range(400):
             flood.send(msgpack.packb({"type": "ping", "id": i}))
-        flood.pump(lambda: False, 5)
-        assert "flood" in codes(flood.msgs) and flood.closed
+        flood.read_to_eof()
+        assert codes(flood.msgs)[-1] == "flood" and flood.closed
+        assert flood.msgs[-1]["message"] == "more than 200 messages a second; closing the connection"
         pongs = [m for m in flood.msgs if m["type"] == "pong"]
         assert 0 < len(pongs) <= 50
         ok = SocketWS(port, f"http://127.0.0.1:{port}")

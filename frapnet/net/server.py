@@ -14,9 +14,19 @@ from twisted.protocols.policies import TimeoutMixin
 from frapnet.net import wire
 from frapnet.net.protocol import ProtocolError, check_client_message, error_message, for_log, name_key
 from frapnet.net.seats import seat_with_token
+from frapnet.net.sockets import close_after_reading
 from frapnet.net.table import Table
 
 log = Logger(namespace="frapnet.host")
+
+LINGER = 2.0
+"""Seconds a connection the host closes is given to read the host's last messages and close its
+end, while what it still sends is read and dropped (:func:`frapnet.net.sockets.close_after_reading`);
+then it is aborted. Issue #9: closing with its input unread made the kernel reset the connection,
+and the reset could throw away the ``error`` saying why (a flood)."""
+MAX_LINGERING = 64
+"""Closing connections (``LINGER``) kept at most; past that the oldest is aborted, so connections
+that get themselves closed and never close their end cannot pile up."""
 
 
 class HostProtocol(wire.FramedProtocol, TimeoutMixin):
@@ -38,6 +48,8 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     LOG_REFUSALS = 20
     """Refused messages logged per connection (the rest are only counted)."""
     _refusals = 0
+    _lingering = False  # closed by the host: what the peer still sends is read and dropped
+    _abort_call = None
 
     def connectionMade(self) -> None:
         super().connectionMade()
@@ -75,11 +87,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             log.info("{peer}: flood ({n} messages in a second); closing", peer=self.peer_desc, n=self._count)
             self.sendMessage(error_message("flood", f"more than {4 * self.factory.rate} messages a second; "
                                                     "closing the connection"))
-            self._closing = True
-            self.transport.pauseProducing()  # read nothing more from it
-            self.transport.loseConnection()
-            # a peer that does not read either cannot hold the connection open
-            self._abort_call = self.factory.clock.callLater(5.0, self._abort_if_open)
+            self.dropConnection("flood")
             return True
         if self._count > self.factory.rate:
             if not self._flood_told:
@@ -129,6 +137,23 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     def _abort_if_open(self) -> None:
         if self.transport is not None and getattr(self.transport, "connected", False):
             self.transport.abortConnection()
+
+    def dataReceived(self, data: bytes) -> None:
+        if self._lingering:
+            return  # the host is closing this connection: read and dropped (dropConnection)
+        super().dataReceived(data)
+
+    def dropConnection(self, reason: str = "") -> None:
+        """Close after what is already written, so that it reaches the peer: half-close, read and
+        drop whatever the peer still sends until it closes its end, abort after :data:`LINGER`
+        seconds (:func:`frapnet.net.sockets.close_after_reading`)."""
+        if self._lingering or self.transport is None:
+            return
+        self._closing = self._lingering = True
+        self._flush_all()
+        self._unprocessed = b""  # a partial frame read before: never completed now
+        self.factory.closing(self)
+        self._abort_call = close_after_reading(self.transport, self.factory.clock, LINGER)
 
     def _dispatch(self, msg: dict) -> None:
         kind = msg["type"]
@@ -224,13 +249,37 @@ def _peer_desc(transport) -> str:
 
 
 class _BusyProtocol(wire.FramedProtocol):
+    """Says ``busy`` and closes — so that the word reaches the peer (which has often sent its
+    hello already), reading and dropping its input until it closes, as HostProtocol does, while
+    fewer than :data:`MAX_LINGERING` of them do (past that, a plain close)."""
+
+    _abort_call = None
+
     def connectionMade(self) -> None:
         super().connectionMade()
         self.sendMessage(error_message("busy", "the host has too many connections; try later"))
-        self.dropConnection("busy")
+        self._closing = True
+        self._flush_all()
+        if self.factory.busy_lingering < MAX_LINGERING:
+            self.factory.busy_lingering += 1
+            self._abort_call = close_after_reading(self.transport, self.factory.clock, LINGER)
+            self._counted = True
+        else:
+            self.transport.loseConnection()
+
+    def dataReceived(self, data: bytes) -> None:
+        pass  # read and dropped
 
     def messageReceived(self, msg: dict) -> None:
         pass
+
+    def connectionLost(self, reason=None) -> None:
+        super().connectionLost(reason)
+        if self._abort_call is not None and self._abort_call.active():
+            self._abort_call.cancel()
+        if getattr(self, "_counted", False):
+            self._counted = False
+            self.factory.busy_lingering -= 1
 
 
 PASSWORD_WINDOW = 60.0
@@ -278,6 +327,8 @@ class HostFactory(tprotocol.ServerFactory):
         self._table_failures: dict = {}  # table name -> times of its recent wrong passwords
         self.connections: set = set()
         self.pending: dict = {}  # connections before their hello, oldest first (a dict keeps order)
+        self.lingering: dict = {}  # connections the host is closing (LINGER), oldest first
+        self.busy_lingering = 0  # `busy` connections closing the same way
         self._busy_logged = False
 
     # --- passwords -------------------------------------------------------------------------
@@ -336,6 +387,19 @@ class HostFactory(tprotocol.ServerFactory):
         """``p``'s connection is gone."""
         self.connections.discard(p)
         self.pending.pop(p, None)
+        self.lingering.pop(p, None)
+
+    def closing(self, p: HostProtocol) -> None:
+        """The host is closing ``p`` (:meth:`HostProtocol.dropConnection`): it waits for nothing
+        now, and it no longer counts against ``max_connections``; past :data:`MAX_LINGERING`
+        such connections the oldest is aborted."""
+        self.pending.pop(p, None)
+        if p in self.connections:
+            self.lingering[p] = None
+        while len(self.lingering) > MAX_LINGERING:
+            victim = next(iter(self.lingering))
+            self.forget(victim)
+            victim._abort_if_open()
 
     def _push_out(self) -> bool:
         """Close the oldest connection still waiting for its hello from the address with the
@@ -347,7 +411,7 @@ class HostFactory(tprotocol.ServerFactory):
             counts[c.addr_host] = counts.get(c.addr_host, 0) + 1
         most = max(counts.values())
         victim = next(c for c in self.pending if counts[c.addr_host] == most)  # oldest first
-        self.forget(victim)
+        self.pending.pop(victim)
         victim.sendMessage(error_message("busy", "too many connections are waiting for their hello; try again"))
         victim.dropConnection("pushed out")
         return True
@@ -367,7 +431,8 @@ class HostFactory(tprotocol.ServerFactory):
         mine = sum(1 for c in self.pending if c.addr_host == host)
         if mine >= self.max_pending_per_address:
             return self._busy(addr, mine)
-        while len(self.connections) >= self.max_connections or len(self.pending) >= self.max_pending:
+        while len(self.connections) - len(self.lingering) >= self.max_connections or \
+                len(self.pending) >= self.max_pending:
             if not self._push_out():
                 return self._busy(addr, mine)
         p = self.protocol()

@@ -1,5 +1,6 @@
 """The socket under a connection (issue #9, docs/performance.md "The write path"): TCP options,
-and handing a change's bytes to the kernel at once.
+handing a change's bytes to the kernel at once, and closing so that the last of them arrive
+(:func:`close_after_reading`).
 
 :func:`write_now` is what :meth:`frapnet.net.wire.FramedProtocol.sendFrames` writes with. A
 Twisted TCP transport never sends in ``write``: it appends to its buffer and asks the reactor to
@@ -66,3 +67,39 @@ def write_now(transport, datas: list[bytes]) -> int:
         return sent
     transport.writeSequence(datas)
     return 0
+
+
+def close_after_reading(transport, clock, timeout: float):
+    """Close ``transport`` so that what was written to it reaches the peer (issue #9): half-close
+    it (FIN after the bytes still buffered) and keep reading — the protocol drops what still
+    arrives — until the peer closes its end (the connection is then lost as usual), or abort it
+    after ``timeout`` seconds (a peer that neither reads nor closes cannot hold it open).
+
+    Why: a socket closed while unread bytes wait in it is answered with a reset (RFC 1122
+    4.2.2.13, Linux), and the reset throws away whatever the peer's kernel has not taken yet —
+    typically the ``error`` telling a flooding peer why it is closed, which is still on its way.
+
+    ``transport``: a Twisted TCP transport (anything with ``loseWriteConnection``); anything
+    else is simply ``loseConnection``-ed. ``clock``: the reactor (``callLater``). Returns the
+    abort timer (cancel it when the connection is lost), or None if there is none."""
+    half = getattr(transport, "loseWriteConnection", None)
+    if half is None or getattr(transport, "disconnecting", False) or not getattr(transport, "connected", True):
+        transport.loseConnection()
+        return None
+    try:
+        # a registered producer (the host's back-pressure, the HTTP channel) would be resumed
+        # instead of the write side closing once the buffer has drained (abstract.FileDescriptor.doWrite)
+        transport.unregisterProducer()
+    except Exception:  # noqa: BLE001 - none registered
+        pass
+    try:
+        transport.resumeProducing()  # reading may have been paused (a flood, an oversized message)
+    except Exception:  # noqa: BLE001
+        pass
+    half()
+    return clock.callLater(timeout, _abort_if_connected, transport)
+
+
+def _abort_if_connected(transport) -> None:
+    if getattr(transport, "connected", False):
+        transport.abortConnection()

@@ -43,6 +43,8 @@ from twisted.internet.interfaces import IConsumer, ITransport
 from wsproto.utilities import LocalProtocolError
 
 from frapnet.net import wire
+from frapnet.net.server import LINGER
+from frapnet.net.sockets import close_after_reading
 from frapnet.net.webcheck import local_names, origin_allowed, upgrade_problem  # noqa: F401 - re-exported
 
 log = Logger(namespace="frapnet.web")
@@ -317,6 +319,25 @@ class _Guard(policies.ProtocolWrapper):
     bridge: _Bridge | None = None
     pending = 0
     dead = False
+    closing = False
+    _linger_call = None
+
+    def loseConnection(self) -> None:
+        """Close after what is written, so that it reaches the peer — a WebSocket's last
+        ``error`` and Close, an HTTP response: half-close, read and drop what the peer still
+        sends until it closes its end, abort after :data:`frapnet.net.server.LINGER` seconds
+        (:func:`frapnet.net.sockets.close_after_reading`; issue #9: closing with unread input
+        made the kernel reset the connection and lose them)."""
+        if self.closing:
+            return
+        self.closing = self.dead = True
+        self.disconnecting = 1
+        self._linger_call = close_after_reading(self.transport, self.factory.clock, LINGER)
+
+    def connectionLost(self, reason) -> None:
+        if self._linger_call is not None and self._linger_call.active():
+            self._linger_call.cancel()
+        super().connectionLost(reason)
 
     def upgraded(self, bridge: _Bridge) -> None:
         self.bridge = bridge
@@ -379,10 +400,13 @@ class _GuardFactory(policies.WrappingFactory):
     def logPrefix(self) -> str:
         return "frapnet-web"  # "frapnet-web starting on 8080": filtered like the TCP port's line
 
-    def __init__(self, site, max_http: int, max_http_per_address: int) -> None:
+    def __init__(self, site, max_http: int, max_http_per_address: int, clock=None) -> None:
         super().__init__(site)
         self.max_http = max_http
         self.max_http_per_address = max_http_per_address
+        if clock is None:
+            from twisted.internet import reactor as clock
+        self.clock = clock
 
     def buildProtocol(self, addr):
         host = getattr(addr, "host", None)
@@ -406,7 +430,7 @@ def web_factory(host_factory, *, max_http: int = 512, max_http_per_address: int 
     site.noisy = False
     site.log = lambda request: None  # no access log lines on the host's terminal
     site.displayTracebacks = False
-    return _GuardFactory(site, max_http, max_http_per_address)
+    return _GuardFactory(site, max_http, max_http_per_address, clock=reactor)
 
 
 def listen_web(reactor, host_factory, port: int = 0, interface: str = "0.0.0.0", **kw):
