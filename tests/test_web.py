@@ -315,6 +315,57 @@ def test_an_endless_http_request_is_aborted():
     assert tr.disconnecting or not tr.connected
 
 
+def _slow_http(wf, host: str, port: int):
+    """A connection from ``host`` that has sent the first byte of a request; None if refused."""
+    addr = IPv4Address("TCP", host, port)
+    p = wf.buildProtocol(addr)
+    if p is None:
+        return None
+    tr = StringTransportWithDisconnection(peerAddress=addr)
+    tr.protocol = p
+    p.makeConnection(tr)
+    p.dataReceived(b"G")
+    return p, tr
+
+
+def test_slow_http_requests_from_many_addresses_cannot_lock_out_a_browser_issue_9(memory_ws):
+    """Issue #9 hostile input (slowloris): 16 addresses × 32 connections, each sending its
+    request's headers a byte a second (every byte restarts the HTTP idle timeout), held all 512
+    HTTP connections: a browser could neither load the page nor open its WebSocket. Now a new
+    connection at the cap pushes out the oldest not yet upgraded one of the address with the
+    most (a seated player's WebSocket is never pushed out), and a request whose headers are not
+    in after 10 seconds is aborted whatever it sends."""
+    clock, table, hf, wf = make()
+    olga = memory_ws(wf)
+    olga.send(HELLO)
+    assert olga.read()[0]["seat"] == 0
+    slow = [c for a in range(16) for i in range(32) if (c := _slow_http(wf, f"10.0.0.{a + 1}", 20000 + i))]
+    assert len(slow) == 512 and sum(tr.connected for _, tr in slow) == 511  # the 512th pushed one out: all but Olga's slot
+    dribble = b"ET / HTTP/1.1\r\nHost: 10.0.0.1:8080\r\nX-a: " + b"b" * 100
+    for second in range(5):  # a byte a second on each
+        clock.advance(1)
+        for p, tr in slow:
+            if tr.connected:
+                p.dataReceived(dribble[second:second + 1])
+    resp = _http(wf, b"GET / HTTP/1.1\r\nHost: 192.168.1.20:8080\r\n\r\n")  # a browser, from 127.0.0.1
+    assert resp.startswith(b"HTTP/1.1 200") and resp.endswith(load_assets()[b"/"][1])
+    ivan = memory_ws(wf)
+    assert ivan.accepted
+    ivan.send({**HELLO, "name": "Ivan"})
+    assert ivan.read()[0]["seat"] == 1 and table.names == ["Olga", "Ivan"]
+    assert sum(tr.connected for _, tr in slow) == 509  # one pushed out for each of the two
+    assert olga.tr.connected and not olga.disconnected and olga.read()  # Olga plays on
+    for second in range(5, 11):
+        clock.advance(1)
+        for p, tr in slow:
+            if tr.connected:
+                p.dataReceived(dribble[second:second + 1])
+    assert not any(tr.connected for _, tr in slow)  # 10 s, headers incomplete: aborted
+    assert olga.tr.connected and ivan.tr.connected  # WebSockets have no such deadline
+    clock.advance(60)
+    assert olga.tr.connected and ivan.tr.connected
+
+
 # --- a real host process, real sockets ------------------------------------------------------------
 
 class SocketWS:

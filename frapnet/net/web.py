@@ -19,11 +19,13 @@ What the endpoint adds for browsers:
   DNS-rebinding name).
 - A message over :data:`frapnet.net.wire.MAX_FRAME` bytes gets ``error`` ``too_large`` and the
   connection is closed; the endpoint never holds more than about ``MAX_FRAME`` + 64 KiB of one
-  incoming message (:class:`_Guard` counts the bytes received since the last whole message).
+  incoming message (:class:`frapnet.net.webguard.Guard` counts the bytes received since the last whole message).
   A text message gets ``error`` ``malformed`` (only binary messages are used) and is closed.
 - Only the files in :data:`ASSETS` and ``/ws`` are served (``GET``/``HEAD``); anything else is
-  404, other methods 405. At most ``max_http`` TCP connections in all, ``max_http_per_address``
-  from one address; an HTTP connection may send at most 64 KiB before its upgrade.
+  404, other methods 405. At most ``max_http`` TCP connections in all (a new one pushes out an
+  idle one, never a WebSocket at a table), ``max_http_per_address`` from one address; an HTTP
+  connection may send at most 64 KiB before its upgrade, and has 10 seconds to finish a request
+  (:mod:`frapnet.net.webguard`).
 
 Start it with :func:`listen_web` beside the TCP listener, on the same host factory::
 
@@ -43,8 +45,7 @@ from twisted.internet.interfaces import IConsumer, ITransport
 from wsproto.utilities import LocalProtocolError
 
 from frapnet.net import wire
-from frapnet.net.server import LINGER
-from frapnet.net.sockets import close_after_reading
+from frapnet.net.webguard import MAX_HTTP_INPUT, MAX_UNREAD, SLACK, Guard, GuardFactory  # noqa: F401 - re-exported
 from frapnet.net.webcheck import local_names, origin_allowed, upgrade_problem  # noqa: F401 - re-exported
 
 log = Logger(namespace="frapnet.web")
@@ -60,18 +61,6 @@ ASSETS = {
 }
 """URL path → (file in frapnet/net/web_assets, content type): everything the endpoint serves
 besides the WebSocket."""
-
-SLACK = 64 * 1024
-"""Bytes beyond :data:`~frapnet.net.wire.MAX_FRAME` (WebSocket headers, control frames, a read's
-worth of the next message) one incoming message may take before it is refused as too large."""
-MAX_HTTP_INPUT = 64 * 1024
-"""Bytes an HTTP connection may send before it upgrades to the WebSocket (a page request is a
-few hundred bytes); more aborts it."""
-_SLICE = 16 * 1024
-MAX_UNREAD = 1024 * 1024
-"""Bytes written to a WebSocket's TCP connection that the peer has not read yet beyond which it is
-aborted. The host protocol's own queue is bounded the same way (docs/protocol.md "Session"); this
-also bounds what the WebSocket layer answers by itself — pongs to pings — past that queue."""
 
 SECURITY_HEADERS = {
     b"content-security-policy": b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -185,7 +174,7 @@ class _Bridge:
         self.proto = None
         self.stream = None
         self.done = False  # refused a message: nothing more is read
-        self.guard = request.channel.transport if isinstance(request.channel.transport, _Guard) else None
+        self.guard = request.channel.transport if isinstance(request.channel.transport, Guard) else None
 
     def negotiationStarted(self, transport) -> None:
         self.ws = transport
@@ -311,116 +300,8 @@ def _peer(request) -> str:
     return f"{getattr(a, 'host', '?')}:{getattr(a, 'port', '?')}"
 
 
-class _Guard(policies.ProtocolWrapper):
-    """Wraps each HTTP connection: counts the bytes it sends and refuses too many — before the
-    upgrade :data:`MAX_HTTP_INPUT` in all, after it MAX_FRAME + SLACK since the last whole
-    WebSocket message (wsproto hands messages over whole, so this is what bounds the buffer)."""
-
-    bridge: _Bridge | None = None
-    pending = 0
-    dead = False
-    closing = False
-    _linger_call = None
-
-    def loseConnection(self) -> None:
-        """Close after what is written, so that it reaches the peer — a WebSocket's last
-        ``error`` and Close, an HTTP response: half-close, read and drop what the peer still
-        sends until it closes its end, abort after :data:`frapnet.net.server.LINGER` seconds
-        (:func:`frapnet.net.sockets.close_after_reading`; issue #9: closing with unread input
-        made the kernel reset the connection and lose them)."""
-        if self.closing:
-            return
-        self.closing = self.dead = True
-        self.disconnecting = 1
-        self._linger_call = close_after_reading(self.transport, self.factory.clock, LINGER)
-
-    def connectionLost(self, reason) -> None:
-        if self._linger_call is not None and self._linger_call.active():
-            self._linger_call.cancel()
-        super().connectionLost(reason)
-
-    def upgraded(self, bridge: _Bridge) -> None:
-        self.bridge = bridge
-        self.pending = 0
-
-    def message_done(self) -> None:
-        self.pending = 0
-
-    def dataReceived(self, data: bytes) -> None:
-        for i in range(0, len(data), _SLICE):
-            if self.dead or self.wrappedProtocol is None:  # refused, or closed meanwhile
-                return
-            chunk = data[i:i + _SLICE]
-            self.pending += len(chunk)
-            try:
-                self.wrappedProtocol.dataReceived(chunk)
-            except LocalProtocolError:  # e.g. a ping after the close, which wsproto cannot answer now
-                self.dead = True  # the close is under way: read nothing more of it
-                self.transport.loseConnection()
-                return
-            if self.bridge is None and self.pending > MAX_HTTP_INPUT and not self.dead:
-                self.dead = True
-                log.info("{peer}: over {n} bytes of HTTP request; aborted", peer=_addr(self), n=MAX_HTTP_INPUT)
-                self.transport.abortConnection()
-            elif self.bridge is not None and self.pending > wire.MAX_FRAME + SLACK and not self.dead:
-                self.dead = True  # read nothing more of it; the host protocol says too_large and closes
-                self.transport.pauseProducing()
-                self.bridge.too_large()
-            elif self.bridge is not None and not self.dead and _unread(self.transport) > MAX_UNREAD:
-                self.dead = True  # it sends (pings) and does not read the answers (issue #9)
-                log.info("{peer}: stopped reading; over {n} bytes of WebSocket answers waiting for it; aborted",
-                         peer=_addr(self), n=MAX_UNREAD)
-                self.transport.abortConnection()
-
-
-def _unread(transport) -> int:
-    """Bytes written to a Twisted TCP transport that the kernel has not taken yet (0 for another
-    kind of transport)."""
-    try:
-        return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
-    except (AttributeError, TypeError):
-        return 0
-
-
-def _addr(p) -> str:
-    try:
-        a = p.getPeer()
-        return f"{a.host}:{a.port}"
-    except Exception:  # noqa: BLE001
-        return "?"
-
-
-class _GuardFactory(policies.WrappingFactory):
-    """Caps HTTP connections: ``max_http`` in all, ``max_http_per_address`` from one address (a
-    WebSocket counts too; the host factory's own caps apply to it as well)."""
-
-    protocol = _Guard
-    noisy = False
-
-    def logPrefix(self) -> str:
-        return "frapnet-web"  # "frapnet-web starting on 8080": filtered like the TCP port's line
-
-    def __init__(self, site, max_http: int, max_http_per_address: int, clock=None) -> None:
-        super().__init__(site)
-        self.max_http = max_http
-        self.max_http_per_address = max_http_per_address
-        if clock is None:
-            from twisted.internet import reactor as clock
-        self.clock = clock
-
-    def buildProtocol(self, addr):
-        host = getattr(addr, "host", None)
-        if len(self.protocols) >= self.max_http or \
-                sum(1 for p in self.protocols if getattr(p, "addr_host", None) == host) >= self.max_http_per_address:
-            log.info("refusing HTTP connection from {a}: too many connections", a=host)
-            return None
-        p = super().buildProtocol(addr)
-        p.addr_host = host
-        return p
-
-
 def web_factory(host_factory, *, max_http: int = 512, max_http_per_address: int = 32, http_timeout: float = 15.0,
-                names: set[str] | None = None, reactor=None) -> policies.WrappingFactory:
+                request_time: float = 10.0, names: set[str] | None = None, reactor=None) -> policies.WrappingFactory:
     """The Twisted server factory of the endpoint (what :func:`listen_web` listens with): the
     page, its assets and the WebSocket for ``host_factory``. ``reactor``: the clock for HTTP
     timeouts (tests pass a ``Clock``). Raises FileNotFoundError if the page's files are missing."""
@@ -430,7 +311,7 @@ def web_factory(host_factory, *, max_http: int = 512, max_http_per_address: int 
     site.noisy = False
     site.log = lambda request: None  # no access log lines on the host's terminal
     site.displayTracebacks = False
-    return _GuardFactory(site, max_http, max_http_per_address, clock=reactor)
+    return GuardFactory(site, max_http, max_http_per_address, clock=reactor, request_time=request_time)
 
 
 def listen_web(reactor, host_factory, port: int = 0, interface: str = "0.0.0.0", **kw):
@@ -439,7 +320,8 @@ def listen_web(reactor, host_factory, port: int = 0, interface: str = "0.0.0.0",
     each WebSocket (``buildProtocol(addr)`` — the host's factory, whose caps and limits apply).
     Keywords as :func:`web_factory`: ``max_http`` (TCP connections in all, 512),
     ``max_http_per_address`` (32), ``http_timeout`` (seconds an idle HTTP connection is kept, not a
-    WebSocket; 15), ``names`` (host names accepted besides IP addresses; :func:`local_names`).
+    WebSocket; 15), ``request_time`` (seconds a connection has to finish its request, from its
+    start or its last answer, however slowly it sends; 10), ``names`` (host names accepted besides IP addresses; :func:`local_names`).
     Raises the reactor's CannotListenError if the port is taken."""
     return reactor.listenTCP(port, web_factory(host_factory, reactor=reactor, **kw), interface=interface)
 
