@@ -11,7 +11,6 @@ from frapnet.hookspecs import hookimpl
 
 from frapnet_la_krap.base import (DECLARING, DONE, EXCHANGE, JOKERS, PLAY, TRICKS, _PHASE_EN, _phase_key,
                                   neutralised)
-from frapnet_la_krap.scoring import winners
 
 # --- views, labels, event texts ---------------------------------------------------------------
 
