@@ -3,19 +3,30 @@
 Implements rules F1–F25 of the rule book (docs/rules/frap.md; ../shared/spec/rules-frap.md).
 Each check names its rule ID. Hand size and trick count are fields of the deal so that house
 rules such as five-card Frap (F26, frapnet/house_rules/five_card_frap.py) can change them.
+
+This module is the plugin (the spec, dealing, legal actions, dispatching each action, the play
+and trick-winning); the rest lives by concern and is registered from here:
+:mod:`frapnet.games.frap_base` (phases, shared helpers), :mod:`frapnet.games.frap_bidding` (the
+phases before the play, F9–F17), :mod:`frapnet.games.frap_score` (settlement, reports,
+statistics), :mod:`frapnet.games.frap_view` (views, labels, the screen) and the computer
+players' :mod:`frapnet.games.frap_bots`, :mod:`frapnet.games.frap_sample`,
+:mod:`frapnet.games.frap_solve`.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
 
-from frapnet.cards import ALL_CARDS, card_key, format_card, pack as make_pack, rank_of, SUIT_SYMBOLS
+from frapnet.cards import ALL_CARDS, card_key, pack as make_pack, SUIT_SYMBOLS
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
 from frapnet.engine.state import DealBase
 from frapnet.games.frap_base import (BID, BUY, CUT, CUT_DISCARD, DONE, PHASE_RULE, PLAY, WHIST,  # noqa: F401 (re-exported)
-                                     _PHASE_EN, _follow_cards)
+                                     _PHASE_EN, _collect, _follow_cards, _sym)
+from frapnet.games.frap_bidding import _bid, _buy, _cut, _cut_discard, _take_trump, _whist
+from frapnet.games.frap_score import (contract_remise, frapnet_deal_report, frapnet_deal_stats,  # noqa: F401 (re-exported)
+                                      frapnet_match_report, frapnet_settle, revoke_remise, trick_money)
 
 PLUGIN_NAME = "frap"
 FRAPNET_API = 1
@@ -177,14 +188,6 @@ def frapnet_deal(state, deck, dealer):
              "ante": ante, "pot": state.pot}]
 
 
-def _collect(state, amount):
-    """Every player pays ``amount`` into the pot (ante F5, top-up F12/F13). F6 holds."""
-    b = state.balances
-    for i in range(state.players):
-        b[i] -= amount
-    state.pot += amount * state.players
-
-
 # --- legal actions ----------------------------------------------------------------------------
 
 _PLAY = {c: ("play", c) for c in ALL_CARDS}  # shared action tuples (legal_actions is the hot path)
@@ -258,9 +261,6 @@ def frapnet_legal_actions(state, seat):
 
 # --- applying actions -------------------------------------------------------------------------
 
-def _sym(card):
-    return format_card(card, symbols=True)
-
 
 @hookimpl
 def frapnet_apply_action(state, seat, action):
@@ -317,221 +317,6 @@ def _wrong_verb(d, seat, verb):
             return RuleError("F16", "the turn-up is no longer to be had")
         return RuleError("F16", "take_trump is allowed only as the first action of the buying turn")
     return RuleError(PHASE_RULE[ph], f"{verb!r} is not allowed now ({_PHASE_EN[ph]})")
-
-
-def _bid(state, d, seat, action):
-    verb = action[0]
-    if verb == "blind_frap" and d.looked[seat]:
-        raise RuleError("F9", "a player who has looked at their cards can no longer declare blind frap")
-    n = d.n
-    if verb == "pass":
-        d.declared[seat] = "pass"
-        d.queue.pop(0)
-        events = [{"type": "bid", "seat": seat, "bid": "pass", "round": d.round}]
-        if d.queue:
-            d.turn = d.queue[0]
-            return events
-        return events + _passed_out(state, d)
-    # F10/F11: frap or blind frap; the whist round starts from the frapper's left
-    d.frapper = seat
-    d.blind = verb == "blind_frap"
-    d.frap_round = d.round
-    if d.blind:
-        d.blind_turn_up = d.turn_up
-    d.declared[seat] = verb
-    d.phase = WHIST
-    d.queue = [(seat + i) % n for i in range(1, n)]
-    d.turn = d.queue[0]
-    return [{"type": "bid", "seat": seat, "bid": verb, "round": d.round}]
-
-
-def _passed_out(state, d):
-    """F12/F13: everybody passed in this bidding round."""
-    ante = state.options["ante"]
-    _collect(state, ante)  # a top-up: one ante per player, whatever the pot holds (F12 decision)
-    if d.round >= d.max_rounds:  # F13: thrown in; the pot carries over whole
-        d.phase = DONE
-        d.turn = None
-        d.outcome = "thrown_in"
-        state.deal_over = True
-        return [{"type": "thrown_in", "top_up": ante, "pot": state.pot}]
-    dead = d.turn_up
-    d.dead_turn_ups.append(dead)
-    d.turn_up = d.deck[d.talon_pos]
-    d.talon_pos += 1
-    d.trump = d.turn_up[-1]
-    d.round += 1
-    d.declared = [None] * d.n
-    d.queue = [(d.dealer + 1 + i) % d.n for i in range(d.n)]
-    d.turn = d.queue[0]
-    return [{"type": "pass_out", "round": d.round - 1, "top_up": ante, "pot": state.pot, "dead": dead,
-             "turn_up": d.turn_up}]
-
-
-def _whist(state, d, seat, action):
-    verb = action[0]
-    if verb == "pass" and d.must_whist:
-        raise RuleError("F26", "five-card Frap: after a frap every other player must whist")
-    d.queue.pop(0)
-    if verb == "whist":
-        d.whisters.append(seat)
-        d.declared[seat] = "whist"
-    else:
-        d.passers.append(seat)
-        d.declared[seat] = "pass"
-    events = [{"type": "bid", "seat": seat, "bid": verb, "round": d.round}]
-    if d.queue:
-        d.turn = d.queue[0]
-        return events
-    if not d.whisters:  # F14: the frapper takes the whole pot without play
-        amount = state.pot
-        state.balances[d.frapper] += amount
-        state.pot = 0
-        d.phase = DONE
-        d.turn = None
-        d.outcome = "no_whist"
-        state.deal_over = True
-        return events + [{"type": "no_whist", "seat": d.frapper, "amount": amount}]
-    # F15: participants buy clockwise from the dealer's left, the dealer last
-    parts = set(d.whisters)
-    parts.add(d.frapper)
-    d.phase = BUY
-    d.queue = [s for s in ((d.dealer + 1 + i) % d.n for i in range(d.n)) if s in parts]
-    return events + _next_buyer(state, d)
-
-
-def _has_buy_choice(d, seat):
-    return d.talon > 0 or (seat == d.frapper and d.blind and not d.took_trump and d.turn_up is not None)
-
-
-def _next_buyer(state, d):
-    """F15: the next participant with a choice buys; then cut-in (F17) or play (F19)."""
-    while d.queue and not _has_buy_choice(d, d.queue[0]):
-        d.queue.pop(0)  # F15: nothing to choose, the turn is skipped
-    if d.queue:
-        d.turn = d.queue[0]
-        return []
-    return _start_cut(state, d)
-
-
-def _buy(state, d, seat, action):
-    discards = action[1]
-    hand = d.hands[seat]
-    for c in discards:
-        if c not in hand:
-            raise RuleError("F15", f"seat {seat} does not hold {_sym(c)}")
-    if len(set(discards)) != len(discards):
-        raise RuleError("F15", "the same card is named twice")
-    if len(discards) > d.talon:
-        raise RuleError("F15", f"cannot discard {len(discards)} cards: the talon holds only {d.talon}")
-    for c in discards:
-        hand.remove(c)
-    d.discards[seat].extend(discards)
-    k = len(discards)
-    hand.extend(d.deck[d.talon_pos:d.talon_pos + k])
-    d.talon_pos += k
-    d.bought[seat] = True
-    d.queue.pop(0)
-    return [{"type": "buy", "seat": seat, "count": k, "talon": d.talon}] + _next_buyer(state, d)
-
-
-def _take_trump(state, d, seat, action):
-    if seat != d.frapper or not d.blind:
-        raise RuleError("F16", "only the blind frapper may take the turn-up when buying")
-    if d.took_trump or d.turn_up is None:
-        raise RuleError("F16", "the turn-up is no longer to be had")
-    card = action[1]
-    hand = d.hands[seat]
-    if card != d.turn_up and card not in hand:
-        raise RuleError("F16", f"seat {seat} holds no {_sym(card)} to discard for the turn-up")
-    turn_up = d.turn_up
-    if card != turn_up:
-        hand.remove(card)
-        hand.append(turn_up)
-    d.discards[seat].append(card)
-    d.turn_up = None
-    d.took_trump = True
-    events = [{"type": "take_trump", "seat": seat, "turn_up": turn_up}]
-    if d.talon == 0:  # nothing left to buy: the turn ends (F15)
-        d.queue.pop(0)
-        events.extend(_next_buyer(state, d))
-    return events
-
-
-def _cut_can_supply(d):
-    return d.talon >= 5 or (d.turn_up is not None and d.talon >= 4)
-
-
-def _start_cut(state, d):
-    """F17: after buying, whist-round passers may cut in, clockwise from the dealer's left."""
-    if state.options["cut_in"] and d.passers:
-        passers = set(d.passers)
-        d.queue = [s for s in ((d.dealer + 1 + i) % d.n for i in range(d.n)) if s in passers]
-        d.phase = CUT
-        return _next_cutter(state, d)
-    return _start_play(state, d)
-
-
-def _next_cutter(state, d):
-    if d.queue and _cut_can_supply(d):
-        d.turn = d.queue[0]
-        return []
-    d.queue = []  # F17: once the talon cannot supply a cut-in, nobody else is asked
-    return _start_play(state, d)
-
-
-def _cut(state, d, seat, action):
-    verb = action[0]
-    d.queue.pop(0)
-    if verb == "decline":
-        d.declared[seat] = "pass"
-        return [{"type": "decline", "seat": seat}] + _next_cutter(state, d)
-    if verb == "cut_in":
-        if d.talon < 5:
-            raise RuleError("F17", f"cut_in needs five talon cards; the talon holds {d.talon}")
-        new = list(d.deck[d.talon_pos:d.talon_pos + 5])
-        d.talon_pos += 5
-        turn_up = None
-    else:
-        if d.turn_up is None:
-            raise RuleError("F17", "the turn-up is no longer there to cut in with")
-        if d.talon < 4:
-            raise RuleError("F17", f"cut_in_trump needs four talon cards; the talon holds {d.talon}")
-        turn_up = d.turn_up
-        new = [turn_up] + list(d.deck[d.talon_pos:d.talon_pos + 4])
-        d.talon_pos += 4
-        d.turn_up = None
-    d.thrown[seat] = d.hands[seat]
-    d.hands[seat] = new
-    d.cut_ins.append(seat)
-    d.declared[seat] = "cut_in"
-    d.phase = CUT_DISCARD
-    d.turn = seat
-    return [{"type": "cut_in", "seat": seat, "turn_up": turn_up, "talon": d.talon}]
-
-
-def _cut_discard(state, d, seat, action):
-    card = action[1]
-    hand = d.hands[seat]
-    if card not in hand:
-        raise RuleError("F17", f"seat {seat} does not hold {_sym(card)}")
-    hand.remove(card)
-    d.discards[seat].append(card)
-    d.phase = CUT
-    return [{"type": "discard", "seat": seat}] + _next_cutter(state, d)
-
-
-def _start_play(state, d):
-    """F19: the last cut-in player leads, else the frapper; F23: P is the pot now."""
-    players = set(d.whisters) | set(d.cut_ins)
-    players.add(d.frapper)
-    d.in_play = tuple(s for s in range(d.n) if s in players)
-    d.leader = d.cut_ins[-1] if d.cut_ins else d.frapper
-    d.turn = d.leader
-    d.phase = PLAY
-    d.P = state.pot
-    d.queue = []
-    return [{"type": "play_starts", "leader": d.leader, "players": list(d.in_play), "pot": d.P}]
 
 
 def _next_in_play(d, seat):
@@ -601,11 +386,6 @@ def _play(state, d, seat, action):
                     "number": played}]
 
 
-def trick_money(state, d):
-    """F23: each trick pays P/4 to its taker as soon as it is taken (F26: nothing)."""
-    return d.P // 4 if d.pays_tricks else 0
-
-
 _HANDLERS = {
     (BID, "frap"): _bid, (BID, "blind_frap"): _bid, (BID, "pass"): _bid,
     (WHIST, "whist"): _whist, (WHIST, "pass"): _whist,
@@ -636,93 +416,6 @@ def frapnet_trick_winner(state, trick):
         elif not best_trump and s == led and _VAL[card[:-1]] > _VAL[best[:-1]]:
             best_seat, best = seat, card
     return best_seat
-
-
-# --- settlement (F23, F24, F25, F22) ----------------------------------------------------------
-
-def contract_remise(state, d, seat):
-    """F24/F25: the remise ``seat`` pays for falling short of its contract (0 if made)."""
-    P = d.P
-    t = d.tricks[seat]
-    if seat == d.frapper:
-        if t >= 2:
-            return 0
-        if state.options["graded_remise"] and t == 1:  # F25
-            if d.blind:
-                return 3 * P if d.blind_turn_up is not None and rank_of(d.blind_turn_up) == "A" else 2 * P
-            return P
-        return 4 * P if d.blind else 2 * P
-    return P if t == 0 else 0
-
-
-def revoke_remise(d, seat):
-    """F22 (penalize): P for a whister or cut-in player, 2P for a frapper or blind frapper."""
-    if not d.revoked[seat]:
-        return 0
-    return 2 * d.P if seat == d.frapper else d.P
-
-
-@hookimpl
-def frapnet_settle(state):
-    d = state.deal
-    n = d.n
-    remises = [0] * n
-    if d.outcome == "played":
-        for s in d.in_play:
-            remises[s] = max(contract_remise(state, d, s), revoke_remise(d, s))  # F22: the larger, once
-        for s in range(n):
-            if remises[s]:
-                state.balances[s] -= remises[s]
-                state.pot += remises[s]  # F24: the remises make the next pot
-    d.remises = remises
-    return _report(state, d)
-
-
-def _report(state, d):
-    played = d.outcome == "played"
-    return {
-        "dealer": d.dealer, "outcome": d.outcome or "unfinished", "trump": d.trump,
-        "tricks": d.tricks[:] if played or d.outcome is None else [0] * d.n,
-        "remises": d.remises[:] if d.remises else [0] * d.n, "pot_after": state.pot,
-        "frapper": d.frapper, "blind": d.blind, "whisters": sorted(d.whisters), "cut_ins": d.cut_ins[:],
-        "balances": state.balances[:],
-        # F23: what each seat took in trick money this deal; F22: who revoked
-        "trick_money": [t * trick_money(state, d) for t in d.tricks] if played or d.outcome is None else [0] * d.n,
-        "revokes": [s for s in range(d.n) if d.revoked[s]],
-    }
-
-
-@hookimpl
-def frapnet_deal_report(state):
-    return _report(state, state.deal)
-
-
-@hookimpl
-def frapnet_match_report(state):
-    return {"balances": state.balances[:], "pot": state.pot}
-
-
-# --- statistics (`frapnet stats`) -------------------------------------------------------------
-
-@hookimpl
-def frapnet_deal_stats(state, report):
-    """Per seat of a settled deal: ``fraps_made`` / ``fraps_failed`` (the frapper paid no remise
-    / paid one, F24; a frap nobody whisted is made, F14), ``blind_fraps`` (F10, made or not),
-    ``whists`` (whisted), ``remises`` (paid a remise, F24). A thrown-in deal (F13) counts nothing."""
-    n = state.players
-    out = {k: [0] * n for k in ("fraps_made", "fraps_failed", "blind_fraps", "whists", "remises")}
-    remises = report.get("remises") or [0] * n
-    frapper = report.get("frapper")
-    if frapper is not None and report.get("outcome") in ("played", "no_whist"):
-        out["fraps_failed" if remises[frapper] else "fraps_made"][frapper] = 1
-        if report.get("blind"):
-            out["blind_fraps"][frapper] = 1
-    for s in report.get("whisters") or ():
-        out["whists"][s] = 1
-    for s, amount in enumerate(remises):
-        if amount:
-            out["remises"][s] = 1
-    return out
 
 
 # --- computer players (issue #8): the policy and the sampler live in modules of their own ------

@@ -1,6 +1,10 @@
 """Frap's deal phases, their rule IDs and names, and F20's cards to follow with: shared by the
-rules (:mod:`frapnet.games.frap`) and the views (:mod:`frapnet.games.frap_view`)."""
+rules (:mod:`frapnet.games.frap`, :mod:`frapnet.games.frap_bidding`) and the views
+(:mod:`frapnet.games.frap_view`); and what the rules share: collecting from every player
+(F5, F12/F13) and a card's symbol in a refusal."""
 from __future__ import annotations
+
+from frapnet.cards import format_card
 
 # Deal phases
 BID, WHIST, BUY, CUT, CUT_DISCARD, PLAY, DONE = "bid", "whist", "buy", "cut", "cut_discard", "play", "done"
@@ -20,3 +24,15 @@ def _follow_cards(d, hand):
         return same
     trumps = [c for c in hand if c[-1] == d.trump]
     return trumps or hand
+
+
+def _collect(state, amount):
+    """Every player pays ``amount`` into the pot (ante F5, top-up F12/F13). F6 holds."""
+    b = state.balances
+    for i in range(state.players):
+        b[i] -= amount
+    state.pot += amount * state.players
+
+
+def _sym(card):
+    return format_card(card, symbols=True)
