@@ -165,16 +165,19 @@ def _instrument_host():
 
     def dataReceived(self, data):
         self._bench_act = False
-        t0, c0 = clock(), cpu()
+        c0 = cpu()  # before the wall clock starts: a thread-time read is a system call, where the kernel may preempt
+        t0 = clock()
         orig_data(self, data)
         if self._bench_act:
             samples.append(clock() - t0)
             cpu_samples.append(cpu() - c0)
 
     def messageReceived(self, raw):
-        if raw.get("type") == "act":
-            self._bench_act = True
+        table = self.table
+        version = table.state.version if table is not None else None
         orig_msg(self, raw)
+        if raw.get("type") == "act" and table is not None and table.state.version != version:
+            self._bench_act = True  # an accepted action (a refused one changes nothing and sends one error)
 
     def frame(msg):
         data = orig_frame(msg)
@@ -358,6 +361,7 @@ def role_light(args):
     warmup, seconds, seed = float(args[3]), float(args[4]), args[5]
     reactor = _install_reactor()
     import gc
+    import hashlib
     import random
 
     import msgpack
@@ -384,6 +388,7 @@ def role_light(args):
             self.latest = None  # the last view
             self.acted = -1     # the version last acted on
             self.timer = None
+            self.nonce = None   # this deal's nonce, between its hash and itself
 
         def connectionMade(self):
             self.transport.setTcpNoDelay(True)
@@ -392,7 +397,16 @@ def role_light(args):
 
         def stringReceived(self, body):
             msg = msgpack.unpackb(body, raw=False, strict_map_key=False)
-            if msg.get("type") != "view":
+            kind = msg.get("type")
+            if kind != "view":
+                # a fair deal (docs/protocol.md "Fair deals"): a nonce's hash, then the nonce
+                if kind == "shuffle_commit" and self.seat in msg.get("seats", ()) and not msg.get("dealt"):
+                    self.nonce = os.urandom(32)
+                    self.sendString(msgpack.packb({"type": "nonce_hash", "deal": msg["deal"],
+                                                   "hash": hashlib.sha256(self.nonce).hexdigest()}))
+                elif kind == "shuffle_hashes" and self.nonce is not None:
+                    self.sendString(msgpack.packb({"type": "nonce", "deal": msg["deal"], "nonce": self.nonce.hex()}))
+                    self.nonce = None
                 return
             v = msg["view"]
             ver = v["version"]
@@ -407,6 +421,11 @@ def role_light(args):
             self.latest = v
             if v.get("actions") and ver != self.acted and self.timer is None:
                 self.timer = reactor.callLater(self.delay, self.act)
+
+        def connectionLost(self, reason=None):
+            lost[0] += 1
+            if lost[0] == len(ports) * seats and not finished:  # the host has ended every table: stop early
+                reactor.callLater(0, finish)
 
         def act(self):
             self.timer = None
@@ -426,7 +445,13 @@ def role_light(args):
         marks[name] = time.process_time()
         diag.start() if name == "start" else diag.stop()
 
+    lost = [0]
+    finished: list = []
+
     def finish():
+        if finished:
+            return
+        finished.append(True)
         win = marks["end"] - marks["start"] if "start" in marks and "end" in marks else None
         print(json.dumps({"rtt": rtts, "sent_at": sent_at, "moves": moves[0], "cpu": time.process_time(),
                           "window_cpu": win, "diag": diag.to_dict()}), flush=True)
@@ -567,6 +592,10 @@ def main() -> int:
                          "playing random legal actions, decoding with msgpack alone, so that on a shared machine the "
                          "cores go to the host; or frapnet.bots.client.Bot at that level (each decoding, checking "
                          "and modelling every view, as a real frapnet bot does)")
+    ap.add_argument("--latency-clients", choices=("light", "random", "basic"), default="light",
+                    help="the 12-seat table's players: 'light' (default) — the minimal protocol clients, so that the "
+                         "players' CPU, which in a real game is on their own machines, does not compete with the host "
+                         "for this machine's cores; or frapnet.bots.client.Bot at that level")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--only", choices=("latency", "capacity"), default=None,
                     help="run only parts 1-2 (12-seat latency and the echo baseline) or only part 3 (capacity)")
@@ -578,9 +607,10 @@ def main() -> int:
 
     if a.only != "capacity":
         # 1. 12 seats, fast clients
-        h, c = run_pair(1, 12, a.deals, "random", 0.0, 0.0, 120.0, a.seed)
+        h, c = run_pair(1, 12, a.deals, a.latency_clients, 0.0, 0.0, 120.0, a.seed)
         host_lat, rtt, vb = h["host"], c["rtt"], h["view_bytes"]
-        print(f"\n12-seat table, {a.deals} deals, {h['actions']} actions ({h['rejected']} refused), fast random clients")
+        print(f"\n12-seat table, {a.deals} deals, {h['actions']} actions ({h['rejected']} refused), "
+              f"{a.latency_clients} clients, no think time")
         print(f"  host latency, act arrival -> last view written: p50 {ms(pct(host_lat, 50))}  p99 {ms(pct(host_lat, 99))}"
               f"  (n={len(host_lat)})")
         print(f"  client round trip, act sent -> 12th view received: p50 {ms(pct(rtt, 50))}  p99 {ms(pct(rtt, 99))}"

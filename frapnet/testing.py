@@ -4,6 +4,7 @@
 - :func:`matches`: compare a replay result with a case's ``expect`` (cases/README.md).
 - :func:`random_deals`: play random legal deals of any registered game, checking nothing;
   property tests build on it.
+- :func:`seat_map`: the map a seat's view frame holds (the public view, its own keys last).
 - :func:`fixed_deck` / :func:`play`: build a deck that deals given hands (Frap's F8 layout) and
   apply a list of ``(seat, verb[, arg])`` actions, for fixed-deck rule tests.
 """
@@ -57,6 +58,14 @@ def matches(expect, got, path: str = "$") -> None:
             matches(e, g, f"{path}[{i}]")
     else:
         assert type(got) is type(expect) and got == expect, f"{path}: {got!r} != {expect!r}"
+
+
+def seat_map(public: dict, own: dict) -> dict:
+    """The map of a seat's view frame as the host's fan-out encodes it
+    (:meth:`frapnet.net.wire.PublicEncoder.frame_part`): the public view's keys in order, but
+    those in ``own`` (the seat's own keys, :func:`frapnet.engine.seat_part`) last, in ``own``'s
+    order, with ``own``'s values. Equal to ``{**public, **own}``; only the order differs."""
+    return {**{k: v for k, v in public.items() if k not in own}, **own}
 
 
 def random_deals(state: engine.State, rng: random.Random, deals: int) -> Iterator[tuple]:

@@ -15,7 +15,7 @@ from frapnet import engine
 from frapnet.engine import present
 from frapnet.net import wire
 from frapnet.plugins import load_registry
-from frapnet.testing import random_deals
+from frapnet.testing import random_deals, seat_map
 
 sys.path.insert(0, str(Path(__file__).parent))  # the fixed decks of the model tests
 PLUGINS = Path(__file__).parent / "plugins"
@@ -50,7 +50,8 @@ def test_seat_view_from_the_public_view_is_exactly_the_seats_view_F9(registry, g
                 assert enc.frame("view", "view", got) == data
                 assert penc.frame("view", "view", got) == data
                 own = engine.seat_part(st, seat, pub, lang)
-                assert penc.frame_part(own) == data and {**pub, **own} == want
+                assert {**pub, **own} == want
+                assert penc.frame_part(own) == wire.frame({"type": "view", "view": seat_map(want, own)})
             assert pub == engine.view(st, None, lang)  # the public view was not changed
         steps += 1
     assert steps > 20
@@ -117,8 +118,8 @@ def test_public_encoder_frames_a_body_of_another_shape_whole():
     pub = {"a": 1, "big": 2 ** 70, "l": [1, True]}
     enc = wire.PublicEncoder("view", "view", pub)
     assert enc.frame("view", "view", {"a": 1, "l": []}) == wire.frame({"type": "view", "view": {"a": 1, "l": []}})
-    assert enc.frame_part({"big": -2 ** 80}) == wire.frame({"type": "view", "view": {"a": 1, "big": -2 ** 80,
-                                                                                  "l": [1, True]}})
+    assert enc.frame_part({"big": -2 ** 80}) == wire.frame({"type": "view", "view": {"a": 1, "l": [1, True],
+                                                                                  "big": -2 ** 80}})
     assert enc.frame_part({"zz": 1}) is None
     body = dict(pub, l=[1, 1])  # equal-looking but [1, True] and [1, 1] encode differently
     assert enc.frame("view", "view", body) == wire.frame({"type": "view", "view": body})
@@ -238,7 +239,7 @@ def test_a_house_rule_changing_the_ui_without_a_seat_ui_is_never_bypassed(tmp_pa
     for seat in range(4):
         own = engine.seat_part(st, seat, pub)
         assert own["ui"]["legend"] == [f"seat {seat}"]
-        assert enc.frame_part(own) == wire.frame({"type": "view", "view": engine.view(st, seat)})
+        assert enc.frame_part(own) == wire.frame({"type": "view", "view": seat_map(engine.view(st, seat), own)})
 
 
 def test_a_game_without_a_seat_ui_gets_each_seats_whole_map(registry):
@@ -260,7 +261,8 @@ def test_a_game_without_a_seat_ui_gets_each_seats_whole_map(registry):
 def test_each_connection_gets_a_changes_events_and_view_in_one_write(registry):
     """Issue #9 (host speed): after an accepted action every seat's connection and a spectator's
     get that change's events, then its view, in one transport write — the same bytes, in the same
-    order, as the events and the seat's whole view encoded alone (F9: its own hand only)."""
+    order, as the events and the seat's whole view encoded alone, its own keys last (F9: its own
+    hand only)."""
     from test_net_host import Conn, make, seat_all, to_act
     table, factory, _ = make(4)
     conns = seat_all(factory, 4)
@@ -285,8 +287,10 @@ def test_each_connection_gets_a_changes_events_and_view_in_one_write(registry):
         seat = None if c is watcher else c.welcome["seat"]
         want_events = [wire.frame({"type": "event", "event": dict(
             ev, text=engine.describe_event(st, ev, table.names, lang))}) for ev in events]
-        want_view = wire.frame({"type": "view", "view": table.fanout.view_for(seat, lang)})
-        assert frames == want_events + [want_view]
+        view = table.fanout.view_for(seat, lang)
+        if seat is not None:  # a seat's own keys come last (wire.PublicEncoder.frame_part)
+            view = seat_map(view, engine.seat_part(st, seat, engine.public_view(st, lang), lang))
+        assert frames == want_events + [wire.frame({"type": "view", "view": view})]
 
 
 def test_spectators_in_31_made_up_languages_cost_one_public_view_issue_9(registry, monkeypatch):

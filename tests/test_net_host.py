@@ -16,6 +16,7 @@ from twisted.internet.testing import StringTransportWithDisconnection
 
 from frapnet import engine, record
 from frapnet.net import wire
+from frapnet.testing import seat_map
 from frapnet.net.config import TableConfig
 from frapnet.net.server import HostFactory
 from frapnet.net.table import Table
@@ -486,7 +487,8 @@ def test_several_tables_one_host_are_independent():
 
 def test_every_view_frame_is_exactly_that_seats_view_encoded_F6_F9():
     """The shared fan-out encoding changes no byte: after every action of a 12-seat match whose
-    amounts are past 2^64 (F6: an ante of 2^66), each seat's last frame is frame(view_for(seat)) and each spectator's
+    amounts are past 2^64 (F6: an ante of 2^66), each seat's last frame is frame(view_for(seat)) (its own keys
+    last: frapnet.testing.seat_map) and each spectator's
     frame(view_for(None)) — so no seat gets another's hand (F9) through a shared encoding."""
     table, factory, clock, conns = seated(players=12, seed=5, deals=4, options={"ante": 2 ** 66})
     watcher = Conn(factory)
@@ -507,7 +509,10 @@ def test_every_view_frame_is_exactly_that_seats_view_encoded_F6_F9():
             c.read()
             if table.finished:
                 break
-            want = wire.frame({"type": "view", "view": table.view_for(seat_of, "en")})
+            view = table.view_for(seat_of, "en")
+            if seat_of is not None:  # a seat's own keys come last (wire.PublicEncoder.frame_part)
+                view = seat_map(view, engine.seat_part(table.state, seat_of, engine.public_view(table.state)))
+            want = wire.frame({"type": "view", "view": view})
             if table.state.phase != "deal":  # after a deal's last view: its shuffle_reveal (issue #11)
                 want += wire.frame(table.dealing.round.reveal_message())
             assert data.endswith(want)

@@ -11,6 +11,7 @@ from twisted.internet.testing import StringTransportWithDisconnection
 
 from frapnet.net import wire
 from frapnet.net.protocol import ProtocolError, check_client_message, clean_text
+from frapnet.testing import seat_map
 
 
 def test_frame_is_length_prefixed_msgpack():
@@ -270,8 +271,8 @@ def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
 def test_public_encoder_after_a_previous_one_frames_byte_identically_F6(old, new, keep, own):
     """Issue #9: a public view encoded after the last change's (``previous``) reuses the bytes of
     the values that are the very same objects, or lists/maps of the very same objects (the score
-    sheet's rows, also once grown at its end) — and every frame, a seat's part included, is still exactly ``frame()`` of the
-    whole view: equal values of other types (``[1]`` then ``[True]``, 1 then 1.0), big integers
+    sheet's rows, also once grown at its end) — and every frame is still exactly ``frame()`` of the
+    whole view (a seat's: its own keys last, :func:`seat_map`): equal values of other types (``[1]`` then ``[True]``, 1 then 1.0), big integers
     (F6) and a changed key order are encoded anew."""
     prev = wire.PublicEncoder("view", "view", old)
     body = {}
@@ -283,8 +284,8 @@ def test_public_encoder_after_a_previous_one_frames_byte_identically_F6(old, new
     enc = wire.PublicEncoder("view", "view", body, prev)
     assert enc.public_frame() == wire.frame({"type": "view", "view": body})
     part = {k: v for k, v in own.items() if k in body}
-    assert enc.frame_part(part) == wire.frame({"type": "view", "view": {**body, **part}})
-    assert enc.frame_part(part) == wire.frame({"type": "view", "view": {**body, **part}})  # its runs cached
+    assert enc.frame_part(part) == wire.frame({"type": "view", "view": seat_map(body, part)})
+    assert enc.frame_part(part) == wire.frame({"type": "view", "view": seat_map(body, part)})  # its bytes cached
     if set(own) - set(body):
         assert enc.frame_part(own) is None
 
@@ -313,3 +314,33 @@ def test_public_encoder_encodes_an_unchanged_score_sheet_once_per_match_F6(monke
     long = [{"deal": d, "after": [d], "pot": 0} for d in range(65536)]  # 65,535 → 65,536 rows: array16 → array32
     enc = wire.PublicEncoder("view", "view", {"sheet": long}, wire.PublicEncoder("view", "view", {"sheet": long[:-1]}))
     assert enc.public_frame() == wire.frame({"type": "view", "view": {"sheet": long}})
+
+
+def test_public_encoder_encodes_only_the_changed_items_of_the_ui_map_F6(monkeypatch):
+    """Issue #9 (12-seat latency): a map value of the public view (the ``ui`` map: title, keys,
+    options, the settlement's columns… of which a change alters one or two) keeps each item's
+    bytes; the next change encodes only the items that are not the very objects of the last one.
+    Big integers (F6) mark what is encoded. Another key order, or an equal value of another type
+    (1 then True), is encoded anew; every frame is exactly ``frame()`` of the view."""
+    calls = _default_calls(monkeypatch)
+    a, b = [2 ** 70], 2 ** 71
+    first = wire.PublicEncoder("view", "view", {"v": 1, "ui": {"a": a, "b": b, "c": [2 ** 72], "d": 1}})
+    assert calls == [2 ** 70, 2 ** 71, 2 ** 72]
+    calls.clear()
+    body = {"v": 2, "ui": {"a": a, "b": b, "c": [2 ** 73], "d": 1}}
+    second = wire.PublicEncoder("view", "view", body, first)
+    assert calls == [2 ** 73]  # (before wire.frame below calls it for every big integer)
+    assert second.public_frame() == wire.frame({"type": "view", "view": body})
+    calls.clear()
+    body = {"v": 3, "ui": {"a": a, "b": b, "c": body["ui"]["c"], "d": True}}  # 1 == True, but not the same bytes
+    third = wire.PublicEncoder("view", "view", body, second)
+    assert calls == []
+    assert third.public_frame() == wire.frame({"type": "view", "view": body})
+    assert wire.decode(third.public_frame()[4:])["view"]["ui"]["d"] is True
+    calls.clear()
+    body = {"v": 4, "ui": {"b": b, "a": a, "c": body["ui"]["c"], "d": True}}  # another order: all anew
+    fourth = wire.PublicEncoder("view", "view", body, third)
+    assert calls == [2 ** 71, 2 ** 70, 2 ** 73]
+    assert fourth.public_frame() == wire.frame({"type": "view", "view": body})
+    assert fourth.frame_part({"ui": {"a": [0]}, "seat": 1}) is None  # a key the public view lacks
+    assert fourth.frame_part({"ui": {"a": [0]}}) == wire.frame({"type": "view", "view": {"v": 4, "ui": {"a": [0]}}})

@@ -98,6 +98,25 @@ def _map_header(n: int, fix: int = 0x80, big: int = 0xde) -> bytes:
     return bytes((big,)) + n.to_bytes(2, "big") if n < 0x10000 else bytes((big + 1,)) + n.to_bytes(4, "big")
 
 
+_KEY_BYTES: dict = {}
+"""The encoding of each map key met (views' keys are the engine's and the game plugins' own: a
+few hundred at most; past :data:`_KEY_BYTES_MAX` new ones are encoded each time)."""
+_KEY_BYTES_MAX = 4096
+_MAP_ITEMS = 64
+"""A public view's map value of at most this many items (the ``ui`` map) keeps each item's bytes
+apart, so that the next change encodes only the items that changed."""
+
+
+def _key_bytes(key) -> bytes:
+    """``encode(key)``, remembered for a str key."""
+    data = _KEY_BYTES.get(key) if type(key) is str else None
+    if data is None:
+        data = encode(key)
+        if type(key) is str and len(_KEY_BYTES) < _KEY_BYTES_MAX:
+            _KEY_BYTES[key] = data
+    return data
+
+
 def _reused(key, new, old, chunk: bytes) -> bytes:
     """``encode(key) + encode(new)``, given ``chunk``, the same for ``old``: ``chunk`` itself if ``new``
     is ``old`` or a list/dict of its very objects (keys, values) in order — identity, not ``==``: 1
@@ -110,10 +129,10 @@ def _reused(key, new, old, chunk: bytes) -> bytes:
     if kind is list and type(old) is list and len(new) >= n > 0 and all(map(is_, new, old)):
         if len(new) == n:
             return chunk
-        head = len(encode(key))
+        head = len(_key_bytes(key))
         return (chunk[:head] + _map_header(len(new), 0x90, 0xdc) + chunk[head + len(_map_header(n, 0x90, 0xdc)):]
                 + b"".join(map(encode, new[n:])))
-    return encode(key) + encode(new)
+    return _key_bytes(key) + encode(new)
 
 
 def _same_types(a, b) -> bool:
@@ -187,7 +206,7 @@ class PublicEncoder:
     by identity, exact as long as nothing the views hold is changed in place; engine states never are).
     """
 
-    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs")
+    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs", "_maps")
 
     def __init__(self, kind: str, field: str, public: dict, previous: "PublicEncoder | None" = None) -> None:
         pack = encode
@@ -196,15 +215,38 @@ class PublicEncoder:
         self._keys = tuple(public)
         self._values = tuple(public.values())
         self._index = {k: i for i, k in enumerate(public)}
-        self._runs: dict[tuple, list[bytes]] = {}  # seats' own positions -> the public bytes between them
+        self._runs: dict[tuple, bytes] = {}  # seats' own keys -> the public bytes without them
+        self._maps: dict[int, tuple] = {}    # position of a map value -> its items' (values, chunks)
         if previous is None or previous._kind != kind or previous._field != field:
-            self._chunks = [pack(k) + pack(v) for k, v in public.items()]
-            return
+            previous = None
         chunks = self._chunks = []
-        at, values, old = previous._index.get, previous._values, previous._chunks
+        append = chunks.append
+        at = previous._index.get if previous is not None else {}.get
+        values, old = (previous._values, previous._chunks) if previous is not None else ((), ())
         for k, v in public.items():
             i = at(k)
-            chunks.append(pack(k) + pack(v) if i is None else _reused(k, v, values[i], old[i]))
+            if i is not None and v is values[i]:  # the very object of the last change: its bytes
+                append(old[i])
+                if i in previous._maps:
+                    self._maps[len(chunks) - 1] = previous._maps[i]
+            elif type(v) is dict and len(v) <= _MAP_ITEMS:  # (the ui map) keep its items' bytes apart
+                was = previous._maps.get(i) if i is not None else None
+                items = self._map_items(v, was)
+                self._maps[len(chunks)] = (tuple(v), tuple(v.values()), items)
+                append(_key_bytes(k) + _map_header(len(v)) + b"".join(items))
+            elif i is not None:
+                append(_reused(k, v, values[i], old[i]))
+            else:
+                append(_key_bytes(k) + pack(v))
+
+    @staticmethod
+    def _map_items(d: dict, was: tuple | None) -> list[bytes]:
+        """Per item of the map ``d``, its bytes (key and value), reused from ``was`` — the same
+        map's (keys, values, item bytes) of the last change — for a value that is the very object
+        (or a list/map of the very objects) it was; with other keys or another order, all anew."""
+        if was is None or was[0] != tuple(d):
+            return [_key_bytes(k) + encode(v) for k, v in d.items()]
+        return [_reused(k, v, ov, oc) for (k, v), ov, oc in zip(d.items(), was[1], was[2])]
 
     def public_frame(self) -> bytes:
         """The frame of the public view itself (a spectator's)."""
@@ -212,31 +254,28 @@ class PublicEncoder:
         return len(data).to_bytes(4, "big") + data
 
     def frame_part(self, own: dict) -> bytes | None:
-        """The frame of ``{**public, **own}`` (``own``: a seat's own keys,
-        :func:`frapnet.engine.seat_part`), encoding only ``own``'s values (a value that is the
-        public view's object keeps its bytes); None if ``own`` has a key the public view lacks
-        (frame the merged view whole then). The public bytes between own keys are joined once."""
-        index, values = self._index, self._values
-        mine = {}
-        for k, v in own.items():
-            i = index.get(k)
-            if i is None:
+        """The frame of a seat's view: the public view with ``own`` (a seat's own keys,
+        :func:`frapnet.engine.seat_part`) in place of the public values under those keys — the
+        same map as ``{**public, **own}``, with ``own``'s keys last, in ``own``'s order (a map's
+        order carries no meaning: docs/protocol.md "Framing"). Only ``own`` is encoded here, in
+        one call; the public bytes without ``own``'s keys are joined once per set of keys (seats'
+        own keys are the same from seat to seat). None if ``own`` has a key the public view lacks
+        (frame the merged view whole then)."""
+        keys = tuple(own)
+        rest = self._runs.get(keys)
+        if rest is None:
+            index = self._index
+            if not all(k in index for k in keys):
                 return None
-            if v is not values[i]:
-                mine[i] = v
-        at = tuple(sorted(mine))
-        runs = self._runs.get(at)
-        if runs is None:
-            chunks = self._chunks
-            cuts = (-1,) + at + (len(chunks),)
-            runs = self._runs[at] = [b"".join(chunks[a + 1:b]) for a, b in zip(cuts, cuts[1:])]
-        keys = self._keys
-        parts = [b"", self._head, runs[0]]
-        for i, run in zip(at, runs[1:]):
-            parts.append(encode(keys[i]) + encode(mine[i]))
-            parts.append(run)
-        parts[0] = sum(map(len, parts)).to_bytes(4, "big")
-        return b"".join(parts)
+            skip = {index[k] for k in keys}
+            rest = self._runs[keys] = self._head + b"".join([c for i, c in enumerate(self._chunks) if i not in skip])
+        try:
+            tail = _packer.pack(own)
+        except BaseException:
+            _packer.reset()
+            raise
+        cut = 1 if len(keys) < 16 else 3  # own's map header: the frame's counts the public keys
+        return b"".join(((len(rest) + len(tail) - cut).to_bytes(4, "big"), rest, tail[cut:]))
 
     def frame(self, kind: str, field: str, body: dict) -> bytes:
         """``frame({"type": kind, field: body})`` (``kind`` and ``field`` as given to the encoder)."""
