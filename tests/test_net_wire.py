@@ -316,31 +316,46 @@ def test_public_encoder_encodes_an_unchanged_score_sheet_once_per_match_F6(monke
     assert enc.public_frame() == wire.frame({"type": "view", "view": {"sheet": long}})
 
 
-def test_public_encoder_encodes_only_the_changed_items_of_the_ui_map_F6(monkeypatch):
-    """Issue #9 (12-seat latency): a map value of the public view (the ``ui`` map: title, keys,
-    options, the settlement's columns… of which a change alters one or two) keeps each item's
-    bytes; the next change encodes only the items that are not the very objects of the last one.
-    Big integers (F6) mark what is encoded. Another key order, or an equal value of another type
-    (1 then True), is encoded anew; every frame is exactly ``frame()`` of the view."""
-    calls = _default_calls(monkeypatch)
-    a, b = [2 ** 70], 2 ** 71
-    first = wire.PublicEncoder("view", "view", {"v": 1, "ui": {"a": a, "b": b, "c": [2 ** 72], "d": 1}})
-    assert calls == [2 ** 70, 2 ** 71, 2 ** 72]
+
+def test_public_encoder_encodes_again_only_what_is_not_the_last_changes_object(monkeypatch):
+    """Issue #9 (12-seat latency): the next change's public view encodes only the values that are
+    not the very objects of the last one (or lists/maps of the very objects, or an empty list
+    again): the match's options and the last deal's report in words (the ui map's) are the same
+    objects from change to change (Frap's ``frapnet_view_ui``), so an unchanged ui map costs
+    nothing. A value equal but of another type (1, then True) is encoded anew."""
+    calls = []
+    real = wire.encode
+    monkeypatch.setattr(wire, "encode", lambda v: (calls.append(v), real(v))[1])
+    opts, report = [["ante", "100"]], {"columns": []}
+    first = wire.PublicEncoder("view", "view", {"v": 1, "marks": [], "ui": {"options": opts, "report": report}, "d": 1})
     calls.clear()
-    body = {"v": 2, "ui": {"a": a, "b": b, "c": [2 ** 73], "d": 1}}
+    body = {"v": 2, "marks": [], "ui": {"options": opts, "report": report}, "d": True}
     second = wire.PublicEncoder("view", "view", body, first)
-    assert calls == [2 ** 73]  # (before wire.frame below calls it for every big integer)
+    assert calls == [2, True]  # the version and d (1 == True, but another type); not [], not the ui map
     assert second.public_frame() == wire.frame({"type": "view", "view": body})
+    assert wire.decode(second.public_frame()[4:])["view"]["d"] is True
     calls.clear()
-    body = {"v": 3, "ui": {"a": a, "b": b, "c": body["ui"]["c"], "d": True}}  # 1 == True, but not the same bytes
+    body = {"v": 3, "marks": [], "ui": {"options": opts, "report": {"columns": []}}, "d": True}
     third = wire.PublicEncoder("view", "view", body, second)
-    assert calls == []
-    assert third.public_frame() == wire.frame({"type": "view", "view": body})
-    assert wire.decode(third.public_frame()[4:])["view"]["ui"]["d"] is True
-    calls.clear()
-    body = {"v": 4, "ui": {"b": b, "a": a, "c": body["ui"]["c"], "d": True}}  # another order: all anew
-    fourth = wire.PublicEncoder("view", "view", body, third)
-    assert calls == [2 ** 71, 2 ** 70, 2 ** 73]
-    assert fourth.public_frame() == wire.frame({"type": "view", "view": body})
-    assert fourth.frame_part({"ui": {"a": [0]}, "seat": 1}) is None  # a key the public view lacks
-    assert fourth.frame_part({"ui": {"a": [0]}}) == wire.frame({"type": "view", "view": {"v": 4, "ui": {"a": [0]}}})
+    assert calls == [3, body["ui"]] and third.public_frame() == wire.frame({"type": "view", "view": body})
+
+
+def test_frap_ui_map_keeps_the_options_and_reports_words_from_change_to_change(registry):
+    """Issue #9: Frap's ui map gives the very same ``options`` (F27) and ``report`` objects while
+    the match's options and its last report are the same — so the fan-out reuses their bytes —
+    and new ones once the report is another deal's; their words are those of each language."""
+    from frapnet import engine
+    from frapnet.testing import random_deals
+    import random
+    state = engine.new_match("frap", 4, {}, (), registry)
+    seen = []
+    for _, _, _, st in random_deals(state, random.Random(4), 3):
+        if st.phase == engine.DEAL and st.reports:
+            seen.append((st.reports[-1], engine.view(st, None)["ui"], engine.view(st, None, "ru")["ui"]))
+    assert len(seen) > 10
+    for (r0, a, a_ru), (r1, b, b_ru) in zip(seen, seen[1:]):
+        assert a["options"] is b["options"] and a_ru["options"] is b_ru["options"]
+        assert (a["report"] is b["report"]) == (r0 is r1) and (a_ru["report"] is b_ru["report"]) == (r0 is r1)
+    ui, ui_ru = seen[-1][1], seen[-1][2]
+    assert ui["options"][1] == ["ante", "100"] and ui_ru["options"][1] == ["взнос", "100"]
+    assert ui["report"]["columns"][0]["title"] == "tricks" and ui_ru["report"]["columns"][0]["title"] == "взятки"

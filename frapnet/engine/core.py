@@ -297,13 +297,14 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     return v
 
 
-def _view_actions(state: State, seat: int | None, hand: Any, lang: str) -> list:
-    """The view's ``actions``: ``seat``'s legal actions with their labels (none for a spectator);
-    F9: actions naming cards only once the seat has looked (``hand``, the view's, is not None)."""
+def _view_actions(state: State, seat: int | None, hand: Any, lang: str, legal: list | None = None) -> list:
+    """The view's ``actions``: ``seat``'s legal actions (``legal``, if the caller has them:
+    ``legal_actions(state, seat)``) with their labels (none for a spectator); F9: actions naming
+    cards only once the seat has looked (``hand``, the view's, is not None)."""
     acts = []
     if seat is not None and state.phase == DEAL:
         hidden = hand is None
-        for a in state.rules.legal_actions(state, seat):
+        for a in state.rules.legal_actions(state, seat) if legal is None else legal:
             if hidden and len(a) > 1 and state.spec.verbs.get(a[0]) in (ARG_CARD, ARG_CARDS) and a[1]:
                 continue
             acts.append({"action": action_to_wire(a),
@@ -330,7 +331,7 @@ def seat_view(state: State, seat: int, public: dict, lang: str = "en") -> dict:
     return v
 
 
-def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
+def seat_part(state: State, seat: int, public: dict, lang: str = "en", legal: list | None = None) -> dict:
     """Only ``seat``'s own keys of ``view(state, seat, lang)``, given ``public`` (:func:`public_view`
     of this state and language): ``seat``, ``actions``, the game's
     :func:`frapnet.hookspecs.frapnet_seat_view` (F9: its hand once looked) and, if the seat's
@@ -339,13 +340,14 @@ def seat_part(state: State, seat: int, public: dict, lang: str = "en") -> dict:
     once per change and only this per seat (issue #9 "Fan-out once").
     ``{**public, **seat_part(...)}`` equals ``view(state, seat, lang)``. A game (or house rule)
     without those hooks gives the seat's whole game view from ``frapnet_view`` / its whole ui map
-    from ``frapnet_view_ui`` here."""
+    from ``frapnet_view_ui`` here. ``legal``: ``legal_actions(state, seat)`` if the caller has
+    them already (the host computes every seat's after each change), else None."""
     own: dict = {"seat": seat}
     if state.deal is not None:
         part = state.rules.seat_view(state, seat, lang) if _splits_views(state.rules) else None
         own.update(part if part is not None else (state.rules.view(state, seat, lang) or {}))
     hand = own["hand"] if "hand" in own else public.get("hand", ())
-    own["actions"] = _view_actions(state, seat, hand, lang)
+    own["actions"] = _view_actions(state, seat, hand, lang, legal)
     shown = public.get("ui")
     ui = present_ui(state, seat, lang) if shown is None else present_seat_ui(state, seat, shown, lang)
     if ui is not shown:  # the seat's refusals, cursor, card marks…; else the public map stays

@@ -239,6 +239,28 @@ def report_columns(report, lang):
     return {"columns": cols, "notes": []}
 
 
+def _option_words(options, lang):
+    """The table's options in words (F27), as frapnet_view_ui's ``options``."""
+    t = _UI.get(lang, _UI["en"])
+    return [[t["options"].get(k, k.replace("_", " ")), t["values"].get(v, str(v))
+             if isinstance(v, (bool, str)) else str(v)] for k, v in options.items()]
+
+
+_REMEMBERED: dict = {}
+"""Per (what, language): the last object it was made from and what it gave — see :func:`_remembered`."""
+
+
+def _remembered(what: str, source, lang: str, make):
+    """``make(source, lang)``, the very same result as last time while ``source`` is the very same
+    object (a match's options, the last deal's report: engine states share them and never change
+    them), so that the host's fan-out keeps their bytes from one change to the next (issue #9).
+    Callers must not change what it returns."""
+    last = _REMEMBERED.get((what, lang))
+    if last is None or last[0] is not source:
+        last = _REMEMBERED[(what, lang)] = (source, make(source, lang))
+    return last[1]
+
+
 @hookimpl
 def frapnet_view_ui(state, seat, lang):
     """Frap's words for the screen (en/ru): goal, keys, the bid column, F20 refusals, where the
@@ -248,14 +270,12 @@ def frapnet_view_ui(state, seat, lang):
     d = state.deal
     out = {
         "title": t["title"], "goal": t["goal"], "special_cards": list(t["special"]), "keys": dict(UI_KEYS),
-        "columns": [t["bid"]],
-        "options": [[t["options"].get(k, k.replace("_", " ")), t["values"].get(v, str(v))
-                     if isinstance(v, (bool, str)) else str(v)] for k, v in state.options.items()],
+        "columns": [t["bid"]], "options": _remembered("options", state.options, lang, _option_words),
     }
     if d is not None:
         out["cells"] = [[t["decl"].get(d.declared[s], "") if d.declared[s] else ""] for s in range(d.n)]
     if state.reports:
-        out["report"] = report_columns(state.reports[-1], lang)
+        out["report"] = _remembered("report", state.reports[-1], lang, report_columns)
     if seat is not None:
         out.update(_seat_ui(state, seat, t, lang))
     return out

@@ -249,10 +249,20 @@ class FairDealing:
         self.proofs[deal_index] = proof
 
     def over(self) -> None:
-        """The deal has ended (last card played, or thrown in): reveal seed, salt and nonces."""
+        """The deal has ended (last card played, or thrown in): reveal seed, salt and nonces to
+        everyone, unless :meth:`reveal` has given the message already."""
+        msg = self.reveal()
+        if msg is not None:
+            self.table.fanout.send_all(msg)
+
+    def reveal(self) -> dict | None:
+        """The deal has ended: its ``shuffle_reveal`` message, for the caller to send to everyone
+        after the deal's last events and views (the table sends it in the same write), or None if
+        it has been given already or there is no finished shuffle to reveal."""
         if self.round is not None and self.round.stage == DONE and not self.revealed:
             self.revealed = True
-            self.table.fanout.send_all(self.round.reveal_message())
+            return self.round.reveal_message()
+        return None
 
     def answer(self, peer, msg: dict) -> None:
         """A seat's ``nonce_hash`` or ``nonce`` (checked by protocol.check_client_message).

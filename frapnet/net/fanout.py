@@ -131,16 +131,24 @@ class Fanout:
             v = self.generic_view(seat)
             return v, wire.frame({"type": "view", "view": v})
 
-    def change(self, events: list[dict]) -> None:
+    def change(self, events: list[dict], after: dict | None = None) -> None:
         """After a change of the table: every engine event (:meth:`events`), then every view
-        (:meth:`views`) — each peer's frames of the change in that order, in one transport write
-        (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
+        (:meth:`views`), then ``after`` if given (a message for everyone, encoded once: a deal's
+        ``shuffle_reveal``) — each peer's frames of the change in that order, in one transport
+        write (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
         out = self._event_frames(events) if events else {}
         for key, (p, frames) in self._view_frames().items():
             if key in out:
                 out[key][1].extend(frames)
             else:
                 out[key] = (p, frames)
+        if after is not None:
+            last = (after["type"], wire.frame(after), after)
+            for p in self.peers():
+                if id(p) in out:
+                    out[id(p)][1].append(last)
+                else:
+                    out[id(p)] = (p, [last])
         self._deliver(out)
 
     def views(self) -> None:
@@ -180,16 +188,18 @@ class Fanout:
                     public[lang] = (self.view_for(None, lang, names, connection), None)
             return public[lang]
 
+        state, seat_part = t.state, engine.seat_part
+        legal = t.legal_now() or [None] * len(t.seats)
         for s in t.seats:
             p = s.peer
             if p is None:
                 continue
-            pub, enc = public_for(p.lang)
+            pub, enc = public[p.lang] if p.lang in public else public_for(p.lang)
             v, data = None, None
-            bytes_only = getattr(p, "send_frame", None) is not None
+            bytes_only = hasattr(p, "send_frame")
             if enc is not None:
                 try:
-                    own = engine.seat_part(t.state, s.index, pub, p.lang)
+                    own = seat_part(state, s.index, pub, p.lang, legal[s.index])
                     data = enc.frame_part(own)
                 except Exception:  # noqa: BLE001 - a game plugin's bug: the seat's whole view below
                     data = None

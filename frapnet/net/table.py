@@ -86,6 +86,7 @@ class Table:
         # does not make it stale); one made before it — or sent twice — is refused as stale.
         self._since = [0] * self.state.players
         self._seat_actions: list = [None] * self.state.players
+        self._actions_of = None  # the state _seat_actions are the legal actions of
         self.on_seats_changed: Callable[[], Any] | None = None
         self._rejoined = False  # set by _claim: the last hello took back a held seat
         self.had_human = False  # a person (not a computer player) has sat at this table
@@ -131,9 +132,9 @@ class Table:
         """Send every connected seat its own view and every spectator the public view."""
         self.fanout.views()
 
-    def _changed(self, events: list[dict] = ()) -> None:
+    def _changed(self, events: list[dict] = (), after: dict | None = None) -> None:
         self.takeover.turn_clock()  # before the views: they carry the deadlines
-        self.fanout.change(list(events))  # the events, then the views: one write per connection
+        self.fanout.change(list(events), after)  # the events, the views, ``after``: one write per connection
         self.takeover.schedule()
         if self.on_seats_changed is not None and not events:
             self.on_seats_changed()
@@ -327,7 +328,7 @@ class Table:
         self.actions_applied += 1
         self._track_versions(seat)
         self.journal.action_applied(self.state)  # before its effects are sent (design.md principle 5)
-        self._changed(events)
+        self._changed(events, self.dealing.reveal() if self.state.phase != engine.DEAL else None)
         self._after_change()
 
     def _track_versions(self, actor: int | None) -> None:
@@ -342,6 +343,12 @@ class Table:
             if seat == actor or actor is None or acts != self._seat_actions[seat]:
                 self._since[seat] = st.version
             self._seat_actions[seat] = acts
+        self._actions_of = st
+
+    def legal_now(self) -> list | None:
+        """Per seat 0…n−1, its legal actions in the current state (``engine.legal_actions``, as
+        computed after the last change), or None if the state has changed since."""
+        return self._seat_actions if self._actions_of is self.state else None
 
     def _after_change(self) -> None:
         st = self.state

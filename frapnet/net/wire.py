@@ -56,8 +56,21 @@ class WireError(ValueError):
         super().__init__(f"{code}: {message}")
 
 
+_BIG: dict = {}
+"""Big integers lately encoded (value → its ext 1): a deal's settlement sends the same balances in
+the views' ``balances``, the score sheet's new row, the report and its event (F6)."""
+_BIG_MAX = 1024
+
+
 def _default(obj: Any) -> Any:
-    if isinstance(obj, int) and not isinstance(obj, bool):  # outside msgpack's 64-bit range (F6)
+    if type(obj) is int:  # outside msgpack's 64-bit range (F6)
+        ext = _BIG.get(obj)
+        if ext is None:
+            if len(_BIG) >= _BIG_MAX:
+                _BIG.clear()
+            ext = _BIG[obj] = msgpack.ExtType(EXT_BIGINT, str(obj).encode("ascii"))
+        return ext
+    if isinstance(obj, int) and not isinstance(obj, bool):  # an int subclass (IntEnum…)
         return msgpack.ExtType(EXT_BIGINT, str(obj).encode("ascii"))
     if isinstance(obj, (tuple, set, frozenset)):
         return list(obj)
@@ -102,9 +115,6 @@ _KEY_BYTES: dict = {}
 """The encoding of each map key met (views' keys are the engine's and the game plugins' own: a
 few hundred at most; past :data:`_KEY_BYTES_MAX` new ones are encoded each time)."""
 _KEY_BYTES_MAX = 4096
-_MAP_ITEMS = 64
-"""A public view's map value of at most this many items (the ``ui`` map) keeps each item's bytes
-apart, so that the next change encodes only the items that changed."""
 
 
 def _key_bytes(key) -> bytes:
@@ -126,9 +136,11 @@ def _reused(key, new, old, chunk: bytes) -> bytes:
     if new is old or (kind is type(old) and kind is dict and len(new) == n and all(map(is_, new, old))
                       and all(map(is_, new.values(), old.values()))):
         return chunk
-    if kind is list and type(old) is list and len(new) >= n > 0 and all(map(is_, new, old)):
-        if len(new) == n:
+    if kind is list and type(old) is list and len(new) >= n and all(map(is_, new, old)):
+        if len(new) == n:  # (two empty lists too)
             return chunk
+        if not n:
+            return _key_bytes(key) + encode(new)
         head = len(_key_bytes(key))
         return (chunk[:head] + _map_header(len(new), 0x90, 0xdc) + chunk[head + len(_map_header(n, 0x90, 0xdc)):]
                 + b"".join(map(encode, new[n:])))
@@ -206,47 +218,30 @@ class PublicEncoder:
     by identity, exact as long as nothing the views hold is changed in place; engine states never are).
     """
 
-    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs", "_maps")
+    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs")
 
     def __init__(self, kind: str, field: str, public: dict, previous: "PublicEncoder | None" = None) -> None:
         pack = encode
         self._kind, self._field = kind, field
-        self._head = b"\x82\xa4type" + pack(kind) + pack(field) + _map_header(len(public))
+        self._head = b"\x82\xa4type" + _key_bytes(kind) + _key_bytes(field) + _map_header(len(public))
         self._keys = tuple(public)
         self._values = tuple(public.values())
         self._index = {k: i for i, k in enumerate(public)}
         self._runs: dict[tuple, bytes] = {}  # seats' own keys -> the public bytes without them
-        self._maps: dict[int, tuple] = {}    # position of a map value -> its items' (values, chunks)
         if previous is None or previous._kind != kind or previous._field != field:
-            previous = None
+            self._chunks = [_key_bytes(k) + pack(v) for k, v in public.items()]
+            return
         chunks = self._chunks = []
         append = chunks.append
-        at = previous._index.get if previous is not None else {}.get
-        values, old = (previous._values, previous._chunks) if previous is not None else ((), ())
+        at, values, old = previous._index.get, previous._values, previous._chunks
         for k, v in public.items():
             i = at(k)
-            if i is not None and v is values[i]:  # the very object of the last change: its bytes
-                append(old[i])
-                if i in previous._maps:
-                    self._maps[len(chunks) - 1] = previous._maps[i]
-            elif type(v) is dict and len(v) <= _MAP_ITEMS:  # (the ui map) keep its items' bytes apart
-                was = previous._maps.get(i) if i is not None else None
-                items = self._map_items(v, was)
-                self._maps[len(chunks)] = (tuple(v), tuple(v.values()), items)
-                append(_key_bytes(k) + _map_header(len(v)) + b"".join(items))
-            elif i is not None:
-                append(_reused(k, v, values[i], old[i]))
-            else:
+            if i is None:
                 append(_key_bytes(k) + pack(v))
-
-    @staticmethod
-    def _map_items(d: dict, was: tuple | None) -> list[bytes]:
-        """Per item of the map ``d``, its bytes (key and value), reused from ``was`` — the same
-        map's (keys, values, item bytes) of the last change — for a value that is the very object
-        (or a list/map of the very objects) it was; with other keys or another order, all anew."""
-        if was is None or was[0] != tuple(d):
-            return [_key_bytes(k) + encode(v) for k, v in d.items()]
-        return [_reused(k, v, ov, oc) for (k, v), ov, oc in zip(d.items(), was[1], was[2])]
+            elif v is values[i]:  # the very object of the last change: its bytes
+                append(old[i])
+            else:
+                append(_reused(k, v, values[i], old[i]))
 
     def public_frame(self) -> bytes:
         """The frame of the public view itself (a spectator's)."""
