@@ -293,6 +293,43 @@ def test_each_connection_gets_a_changes_events_and_view_in_one_write(registry):
         assert frames == want_events + [wire.frame({"type": "view", "view": view})]
 
 
+def test_a_deals_last_action_sends_its_events_views_and_shuffle_reveal_in_one_write(registry):
+    """Issue #9 (12-seat latency; docs/protocol.md "Fair deals": the reveal comes after the deal's
+    ``deal_end`` event and views, never before): the action that ends a deal gives every seat's
+    connection and a spectator's one transport write — the deal's last events, its view, then
+    ``shuffle_reveal`` — instead of a second write per connection for the reveal."""
+    from test_net_host import Conn, make, seat_all
+    table, factory, clock = make(4)
+    conns = seat_all(factory, 4)
+    watcher = Conn(factory)
+    watcher.hello("Zoya", spectate=True)
+    rng = random.Random(7)
+    while True:
+        st = table.state
+        if st.phase != engine.DEAL:
+            clock.advance(0.01)
+            continue
+        seat = st.to_act[0]
+        action = rng.choice(engine.legal_actions(st, seat))
+        if engine.apply(st, seat, action)[0].phase == engine.DEAL:
+            table.apply_action(seat, engine.action_to_wire(action), st.version)
+            continue
+        for c in conns + [watcher]:
+            c.read()
+        writes = {id(c): [] for c in conns + [watcher]}
+        for c in conns + [watcher]:
+            c.tr.write = lambda data, c=c: writes[id(c)].append([data])
+            c.tr.writeSequence = lambda seq, c=c: writes[id(c)].append(list(seq))
+        table.apply_action(seat, engine.action_to_wire(action), st.version)
+        break
+    for c in conns + [watcher]:
+        assert len(writes[id(c)]) == 1, c.welcome["seat"]
+        kinds = [wire.decode(f[4:])["type"] for f in writes[id(c)][0]]
+        assert kinds[-2:] == ["view", "shuffle_reveal"] and kinds[0] == "event", kinds
+        reveal = wire.decode(writes[id(c)][0][-1][4:])
+        assert reveal["deal"] == table.state.deal_no and reveal["proof"]["seed"]
+
+
 def test_spectators_in_31_made_up_languages_cost_one_public_view_issue_9(registry, monkeypatch):
     """Issue #9 hostile input (host speed): each spectator's hello chose its own language ("xa",
     "xb"…, none a game has), and the fan-out built and encoded the public view (and every event)
