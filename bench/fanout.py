@@ -7,12 +7,12 @@ For each table size, a Frap match is played at random for ``--deals`` deals (so 
 in one run (this machine is shared and noisy), best of 3 rounds of ``--seconds`` of CPU time each:
 
 - **per seat**: ``engine.view(state, seat)`` for every seat, encoded with one
-  ``wire.SharedEncoder`` (the host's fan-out before issue #9);
+  ``viewcodec.SharedEncoder`` (the host's fan-out before issue #9);
 - **public once**: ``engine.public_view(state)`` once, ``engine.seat_view(state, seat, public)``
   per seat (only the seat's own keys built; every other value the public view's object), encoded
   with one ``SharedEncoder`` (it reuses a shared value's bytes without comparing it);
 - **public encoder** (the host's fan-out since issue #9): the public view built and encoded once
-  (``wire.PublicEncoder``), then per seat only its own keys built (``engine.seat_part``) and
+  (``viewcodec.PublicEncoder``), then per seat only its own keys built (``engine.seat_part``) and
   encoded (``PublicEncoder.frame_part``);
 
 and, for scale, every seat's view built whole and encoded on its own (``wire.frame``, no sharing). Printed: µs per fan-out
@@ -30,7 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from frapnet import engine  # noqa: E402
-from frapnet.net import wire  # noqa: E402
+from frapnet.net import viewcodec, wire  # noqa: E402
 
 
 def state_for(seats: int, deals: int, seed: int):
@@ -49,19 +49,19 @@ def state_for(seats: int, deals: int, seed: int):
 
 
 def per_seat(st, n):
-    enc = wire.SharedEncoder()
+    enc = viewcodec.SharedEncoder()
     return [enc.frame("view", "view", engine.view(st, s)) for s in range(n)]
 
 
 def public_once(st, n):
-    enc = wire.SharedEncoder()
+    enc = viewcodec.SharedEncoder()
     pub = engine.public_view(st)
     return [enc.frame("view", "view", engine.seat_view(st, s, pub)) for s in range(n)]
 
 
 def public_encoder(st, n):
     pub = engine.public_view(st)
-    enc = wire.PublicEncoder("view", "view", pub)
+    enc = viewcodec.PublicEncoder("view", "view", pub)
     return [enc.frame_part(engine.seat_part(st, s, pub)) for s in range(n)]
 
 

@@ -152,7 +152,7 @@ def _gc_tuning(reactor):
 def _instrument_host():
     """Time every dataReceived that carried an ``act``; record the size of every view frame."""
     from frapnet.net import server as hostmod
-    from frapnet.net import wire
+    from frapnet.net import viewcodec, wire
 
     samples: list[float] = []
     cpu_samples: list[float] = []
@@ -185,9 +185,9 @@ def _instrument_host():
             view_bytes.append(len(data))
         return data
 
-    orig_shared = wire.SharedEncoder.frame
-    orig_part = wire.PublicEncoder.frame_part
-    orig_public = wire.PublicEncoder.public_frame
+    orig_shared = viewcodec.SharedEncoder.frame
+    orig_part = viewcodec.PublicEncoder.frame_part
+    orig_public = viewcodec.PublicEncoder.public_frame
 
     def shared_frame(self, kind, field, body):
         data = orig_shared(self, kind, field, body)
@@ -209,9 +209,9 @@ def _instrument_host():
     hostmod.HostProtocol.dataReceived = dataReceived
     hostmod.HostProtocol.messageReceived = messageReceived
     wire.frame = frame
-    wire.SharedEncoder.frame = shared_frame
-    wire.PublicEncoder.frame_part = frame_part
-    wire.PublicEncoder.public_frame = public_frame
+    viewcodec.SharedEncoder.frame = shared_frame
+    viewcodec.PublicEncoder.frame_part = frame_part
+    viewcodec.PublicEncoder.public_frame = public_frame
     return samples, view_bytes, cpu_samples
 
 
@@ -533,8 +533,14 @@ ROLES = {"_host": role_host, "_clients": role_clients, "_light": role_light, "_e
 
 # --- orchestration ---------------------------------------------------------------------------
 
+PIN: dict = {}
+"""``--pin``: role → the CPUs its process may run on (``os.sched_setaffinity``)."""
+
+
 def spawn(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, HERE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cpus = PIN.get(args[0])
+    return subprocess.Popen([sys.executable, HERE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
 
 
 def first_json(p: subprocess.Popen, what: str) -> dict:
@@ -599,11 +605,22 @@ def main() -> int:
     ap.add_argument("--seed", default="1")
     ap.add_argument("--only", choices=("latency", "capacity"), default=None,
                     help="run only parts 1-2 (12-seat latency and the echo baseline) or only part 3 (capacity)")
+    ap.add_argument("--pin", action="store_true",
+                    help="run the host (and the echo server) on CPU 0 and the players (and the echo client) on the "
+                         "other CPUs, as if they were on other machines: the kernel then never runs a woken player "
+                         "in the host's place in the middle of a fan-out (Linux; at least 2 CPUs)")
     a = ap.parse_args()
+    if a.pin:
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            ap.error("--pin needs at least 2 CPUs")
+        PIN.update({r: {cpus[0]} for r in ("_host", "_echo_server")})
+        PIN.update({r: set(cpus[1:]) for r in ("_clients", "_light", "_echo_client")})
     began = time.monotonic()
     print(f"bench/net.py — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}; loopback only; host GC "
-          f"{'Python defaults' if os.environ.get('FRAPNET_BENCH_GC') == 'default' else 'frapnet.runtime.GcPolicy'}")
+          f"{'Python defaults' if os.environ.get('FRAPNET_BENCH_GC') == 'default' else 'frapnet.runtime.GcPolicy'}"
+          f"{'; host on CPU %d, players on the others' % min(PIN['_host']) if PIN else ''}")
 
     if a.only != "capacity":
         # 1. 12 seats, fast clients

@@ -62,7 +62,7 @@ def matches(expect, got, path: str = "$") -> None:
 
 def seat_map(public: dict, own: dict) -> dict:
     """The map of a seat's view frame as the host's fan-out encodes it
-    (:meth:`frapnet.net.wire.PublicEncoder.frame_part`): the public view's keys in order, but
+    (:meth:`frapnet.net.viewcodec.PublicEncoder.frame_part`): the public view's keys in order, but
     those in ``own`` (the seat's own keys, :func:`frapnet.engine.seat_part`) last, in ``own``'s
     order, with ``own``'s values. Equal to ``{**public, **own}``; only the order differs."""
     return {**{k: v for k, v in public.items() if k not in own}, **own}

@@ -13,7 +13,7 @@ import pytest
 
 from frapnet import engine
 from frapnet.engine import present
-from frapnet.net import wire
+from frapnet.net import viewcodec, wire
 from frapnet.plugins import load_registry
 from frapnet.testing import random_deals, seat_map
 
@@ -38,9 +38,9 @@ def test_seat_view_from_the_public_view_is_exactly_the_seats_view_F9(registry, g
         for lang in ("en", "ru"):
             pub = engine.public_view(st, lang)
             assert pub == engine.view(st, None, lang)
-            enc = wire.SharedEncoder()
+            enc = viewcodec.SharedEncoder()
             enc.frame("view", "view", pub)
-            penc = wire.PublicEncoder("view", "view", pub)
+            penc = viewcodec.PublicEncoder("view", "view", pub)
             assert penc.public_frame() == wire.frame({"type": "view", "view": pub})
             for seat in range(players):
                 want = engine.view(st, seat, lang)
@@ -116,7 +116,7 @@ def test_public_encoder_frames_a_body_of_another_shape_whole():
     """A body whose keys differ from the public view's (a game plugin's fallback view) is framed
     whole, and a part with a key the public view lacks gives None: never a wrong frame."""
     pub = {"a": 1, "big": 2 ** 70, "l": [1, True]}
-    enc = wire.PublicEncoder("view", "view", pub)
+    enc = viewcodec.PublicEncoder("view", "view", pub)
     assert enc.frame("view", "view", {"a": 1, "l": []}) == wire.frame({"type": "view", "view": {"a": 1, "l": []}})
     assert enc.frame_part({"big": -2 ** 80}) == wire.frame({"type": "view", "view": {"a": 1, "l": [1, True],
                                                                                   "big": -2 ** 80}})
@@ -235,7 +235,7 @@ def test_a_house_rule_changing_the_ui_without_a_seat_ui_is_never_bypassed(tmp_pa
     st, _ = engine.start_deal(state, deck, 1)
     pub = engine.public_view(st)
     assert pub["ui"]["legend"] == ["seat None"]
-    enc = wire.PublicEncoder("view", "view", pub)
+    enc = viewcodec.PublicEncoder("view", "view", pub)
     for seat in range(4):
         own = engine.seat_part(st, seat, pub)
         assert own["ui"]["legend"] == [f"seat {seat}"]
@@ -288,7 +288,7 @@ def test_each_connection_gets_a_changes_events_and_view_in_one_write(registry):
         want_events = [wire.frame({"type": "event", "event": dict(
             ev, text=engine.describe_event(st, ev, table.names, lang))}) for ev in events]
         view = table.fanout.view_for(seat, lang)
-        if seat is not None:  # a seat's own keys come last (wire.PublicEncoder.frame_part)
+        if seat is not None:  # a seat's own keys come last (viewcodec.PublicEncoder.frame_part)
             view = seat_map(view, engine.seat_part(st, seat, engine.public_view(st, lang), lang))
         assert frames == want_events + [wire.frame({"type": "view", "view": view})]
 

@@ -510,7 +510,7 @@ def test_every_view_frame_is_exactly_that_seats_view_encoded_F6_F9():
             if table.finished:
                 break
             view = table.view_for(seat_of, "en")
-            if seat_of is not None:  # a seat's own keys come last (wire.PublicEncoder.frame_part)
+            if seat_of is not None:  # a seat's own keys come last (viewcodec.PublicEncoder.frame_part)
                 view = seat_map(view, engine.seat_part(table.state, seat_of, engine.public_view(table.state)))
             want = wire.frame({"type": "view", "view": view})
             if table.state.phase != "deal":  # after a deal's last view: its shuffle_reveal (issue #11)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from twisted.internet.testing import StringTransportWithDisconnection
 
-from frapnet.net import wire
+from frapnet.net import viewcodec, wire
 from frapnet.net.protocol import ProtocolError, check_client_message, clean_text
 from frapnet.testing import seat_map
 
@@ -231,7 +231,7 @@ def test_shared_encoder_frames_are_byte_identical_F6(bodies, extra):
     """One SharedEncoder framing many maps (the per-seat views of one state) gives, for each,
     exactly frame({"type": "view", "view": body}) — equal values of other types (1, 1.0, True),
     big integers as ext 1 (F6), map headers past 15 keys included."""
-    enc = wire.SharedEncoder()
+    enc = viewcodec.SharedEncoder()
     for body in bodies:
         body = dict(body, **{f"k{i}": i for i in range(extra)})
         assert enc.frame("view", "view", body) == wire.frame({"type": "view", "view": body})
@@ -254,7 +254,7 @@ def test_shared_encoder_encodes_each_shared_value_once_F6(monkeypatch):
     12 numbers, not 144."""
     calls = _default_calls(monkeypatch)
     balances = [2 ** 70 + i for i in range(12)]
-    enc = wire.SharedEncoder()
+    enc = viewcodec.SharedEncoder()
     frames = [enc.frame("view", "view", {"seat": s, "balances": list(balances), "hand": [str(s)]})
               for s in range(12)]
     assert len(calls) == 12 and len(set(frames)) == 12
@@ -274,14 +274,14 @@ def test_public_encoder_after_a_previous_one_frames_byte_identically_F6(old, new
     sheet's rows, also once grown at its end) — and every frame is still exactly ``frame()`` of the
     whole view (a seat's: its own keys last, :func:`seat_map`): equal values of other types (``[1]`` then ``[True]``, 1 then 1.0), big integers
     (F6) and a changed key order are encoded anew."""
-    prev = wire.PublicEncoder("view", "view", old)
+    prev = viewcodec.PublicEncoder("view", "view", old)
     body = {}
     for (k, v), same in zip(new.items(), keep):
         if same and k in old:  # the very object, a fresh list/map of the very same items, or grown
             v = old[k] if not isinstance(old[k], (list, dict)) or len(body) % 3 == 0 else \
                 dict(old[k]) if isinstance(old[k], dict) else list(old[k]) + ([v] if len(body) % 3 == 2 else [])
         body[k] = v
-    enc = wire.PublicEncoder("view", "view", body, prev)
+    enc = viewcodec.PublicEncoder("view", "view", body, prev)
     assert enc.public_frame() == wire.frame({"type": "view", "view": body})
     part = {k: v for k, v in own.items() if k in body}
     assert enc.frame_part(part) == wire.frame({"type": "view", "view": seat_map(body, part)})
@@ -297,22 +297,22 @@ def test_public_encoder_encodes_an_unchanged_score_sheet_once_per_match_F6(monke
     rows too, where msgpack's array header grows from one byte to three."""
     calls = _default_calls(monkeypatch)
     rows = [{"deal": d, "after": [2 ** 70 + d * 12 + s for s in range(12)], "pot": 2 ** 66} for d in range(30)]
-    first = wire.PublicEncoder("view", "view", {"balances": list(rows[-1]["after"]), "sheet": list(rows)})
+    first = viewcodec.PublicEncoder("view", "view", {"balances": list(rows[-1]["after"]), "sheet": list(rows)})
     assert len(calls) == 12 + 30 * 13
     calls.clear()
     body = {"balances": [2 ** 71] * 12, "sheet": list(rows)}
-    second = wire.PublicEncoder("view", "view", body, first)
+    second = viewcodec.PublicEncoder("view", "view", body, first)
     assert len(calls) == 12 and second.public_frame() == wire.frame({"type": "view", "view": body})
     calls.clear()
     new_row = {"deal": 30, "after": [2 ** 72] * 12, "pot": 2 ** 66}
     body = {"balances": body["balances"], "sheet": rows + [new_row]}
-    third = wire.PublicEncoder("view", "view", body, second)
+    third = viewcodec.PublicEncoder("view", "view", body, second)
     assert len(calls) == 13 and third.public_frame() == wire.frame({"type": "view", "view": body})
     for n in (14, 15, 16, 17):  # 15 → 16 rows: a fixarray becomes an array16
-        enc = wire.PublicEncoder("view", "view", {"sheet": rows[:n + 1]}, wire.PublicEncoder("view", "view", {"sheet": rows[:n]}))
+        enc = viewcodec.PublicEncoder("view", "view", {"sheet": rows[:n + 1]}, viewcodec.PublicEncoder("view", "view", {"sheet": rows[:n]}))
         assert enc.public_frame() == wire.frame({"type": "view", "view": {"sheet": rows[:n + 1]}})
     long = [{"deal": d, "after": [d], "pot": 0} for d in range(65536)]  # 65,535 → 65,536 rows: array16 → array32
-    enc = wire.PublicEncoder("view", "view", {"sheet": long}, wire.PublicEncoder("view", "view", {"sheet": long[:-1]}))
+    enc = viewcodec.PublicEncoder("view", "view", {"sheet": long}, viewcodec.PublicEncoder("view", "view", {"sheet": long[:-1]}))
     assert enc.public_frame() == wire.frame({"type": "view", "view": {"sheet": long}})
 
 
@@ -327,16 +327,16 @@ def test_public_encoder_encodes_again_only_what_is_not_the_last_changes_object(m
     real = wire.encode
     monkeypatch.setattr(wire, "encode", lambda v: (calls.append(v), real(v))[1])
     opts, report = [["ante", "100"]], {"columns": []}
-    first = wire.PublicEncoder("view", "view", {"v": 1, "marks": [], "ui": {"options": opts, "report": report}, "d": 1})
+    first = viewcodec.PublicEncoder("view", "view", {"v": 1, "marks": [], "ui": {"options": opts, "report": report}, "d": 1})
     calls.clear()
     body = {"v": 2, "marks": [], "ui": {"options": opts, "report": report}, "d": True}
-    second = wire.PublicEncoder("view", "view", body, first)
+    second = viewcodec.PublicEncoder("view", "view", body, first)
     assert calls == [2, True]  # the version and d (1 == True, but another type); not [], not the ui map
     assert second.public_frame() == wire.frame({"type": "view", "view": body})
     assert wire.decode(second.public_frame()[4:])["view"]["d"] is True
     calls.clear()
     body = {"v": 3, "marks": [], "ui": {"options": opts, "report": {"columns": []}}, "d": True}
-    third = wire.PublicEncoder("view", "view", body, second)
+    third = viewcodec.PublicEncoder("view", "view", body, second)
     assert calls == [3, body["ui"]] and third.public_frame() == wire.frame({"type": "view", "view": body})
 
 

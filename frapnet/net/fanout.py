@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from twisted.logger import Logger
 
 from frapnet import engine
-from frapnet.net import wire
+from frapnet.net import viewcodec, wire
 from frapnet.net.protocol import PROTOCOL_VERSION
 from frapnet.net.seats import Seat, seat_event_text
 from frapnet.plugins import default_registry
@@ -60,7 +60,7 @@ class Fanout:
 
     def __init__(self, table: "Table") -> None:
         self.table = table
-        self._encoders: dict[str, wire.PublicEncoder] = {}
+        self._encoders: dict[str, viewcodec.PublicEncoder] = {}
         """Per language, the encoder of the last public view sent: what is unchanged since keeps
         its bytes (the score sheet's rows, the last report, unchanged balances)."""
 
@@ -155,7 +155,7 @@ class Fanout:
         """Send every connected seat its own view and every spectator the public view.
 
         Fan-out once (issue #9 part 5): per language, the public view is built and encoded once
-        (:func:`frapnet.engine.public_view`, :class:`frapnet.net.wire.PublicEncoder`: balances,
+        (:func:`frapnet.engine.public_view`, :class:`frapnet.net.viewcodec.PublicEncoder`: balances,
         pot, seats, the last report — big integers past 2^64 included, F6 — and the ui map); per
         seat only its own keys are built (:func:`frapnet.engine.seat_part`: ``seat``, its hand
         once looked — F9 — its discards, its ``actions``, and its own ui fields if any: refusals,
@@ -183,13 +183,13 @@ class Fanout:
                 try:
                     v = engine.public_view(t.state, lang)
                     v["names"], v["connection"], v["table"], v["deadlines"] = names, connection, t.name, deadlines
-                    public[lang] = (v, wire.PublicEncoder("view", "view", v, self._encoders.get(lang)))
+                    public[lang] = (v, viewcodec.PublicEncoder("view", "view", v, self._encoders.get(lang)))
                 except Exception:  # noqa: BLE001 - a game plugin's bug: per-seat views, logged there
                     public[lang] = (self.view_for(None, lang, names, connection), None)
             return public[lang]
 
         state, seat_part = t.state, engine.seat_part
-        legal = t.legal_now() or [None] * len(t.seats)
+        legal = t.versions.legal_now(t.state) or [None] * len(t.seats)
         for s in t.seats:
             p = s.peer
             if p is None:
@@ -206,7 +206,7 @@ class Fanout:
                 if data is not None and not bytes_only:
                     v = {**pub, **own}
             if data is None:  # the slow path: the seat's whole view, encoded on its own
-                v, data = self._frame_view(wire.SharedEncoder(), s.index,
+                v, data = self._frame_view(viewcodec.SharedEncoder(), s.index,
                                            self.view_for(s.index, p.lang, names, connection))
             out[id(p)] = (p, [("view", data, None if bytes_only else {"type": "view", "view": v})])
         spectator_frames: dict[str, tuple[dict, bytes]] = {}
@@ -214,7 +214,7 @@ class Fanout:
             if p.lang not in spectator_frames:
                 pub, enc = public_for(p.lang)
                 spectator_frames[p.lang] = (pub, enc.public_frame()) if enc is not None else \
-                    self._frame_view(wire.SharedEncoder(), None, pub)
+                    self._frame_view(viewcodec.SharedEncoder(), None, pub)
             pub, data = spectator_frames[p.lang]
             out[id(p)] = (p, [("view", data, {"type": "view", "view": pub})])
         self._encoders = {lang: enc for lang, (_, enc) in public.items() if enc is not None}

@@ -1,5 +1,6 @@
-"""Seats at a table: their states, the :class:`Seat` record, the words of seat events, and the
-timing-safe comparison of passwords and seat tokens (issue #3, docs/protocol.md "Seat events").
+"""Seats at a table: their states, the :class:`Seat` record, the words of seat events, the
+timing-safe comparison of passwords and seat tokens (issue #3, docs/protocol.md "Seat events"),
+and :class:`SeatVersions`, which decides when an ``act`` is stale.
 
 Seats are 0…n−1 clockwise. No Twisted, no I/O.
 """
@@ -106,3 +107,36 @@ def seat_event_text(event: dict, lang: str) -> str:
 def _whole(x):
     return int(x) if float(x).is_integer() else x
 
+
+class SeatVersions:
+    """Per seat 0…n−1 of ``players``: ``since`` — the state version at which its legal actions
+    last changed — and ``actions``, those actions (``engine.legal_actions``). An ``act`` made
+    against any version since then is still current for that seat: another seat looking at its
+    cards, or choosing its cards to pass at the same time (K3), does not make it stale; one made
+    before it, or sent twice, is (docs/protocol.md ``act``)."""
+
+    def __init__(self, players: int) -> None:
+        self.since = [0] * players
+        self.actions: list = [None] * players
+        self._of = None  # the state ``actions`` are of
+
+    def track(self, state, actor: int | None, legal_actions) -> None:
+        """After a change to ``state``: note, per seat, whether its legal actions
+        (``legal_actions(state, seat)``) changed. ``actor`` — the seat whose action was just
+        applied; None at a deal's start or a resume: every seat — always counts as changed, so a
+        duplicate of its action is stale."""
+        for seat in range(len(self.since)):
+            acts = legal_actions(state, seat)
+            if seat == actor or actor is None or acts != self.actions[seat]:
+                self.since[seat] = state.version
+            self.actions[seat] = acts
+        self._of = state
+
+    def current(self, seat: int, version, state) -> bool:
+        """True if an action of ``seat`` made against ``version`` is current in ``state``."""
+        return isinstance(version, int) and not isinstance(version, bool) and self.since[seat] <= version <= state.version
+
+    def legal_now(self, state) -> list | None:
+        """Per seat, its legal actions in ``state`` as :meth:`track` noted them, or None if
+        ``state`` is not the state they were noted for."""
+        return self.actions if self._of is state else None

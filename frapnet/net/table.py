@@ -21,7 +21,7 @@ from frapnet.net.fanout import Fanout
 from frapnet.net.journal import RecordFile
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, distinct_name, version_compatible
 from frapnet.net import rematch
-from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, same_secret, seat_with_token
+from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, SeatVersions, same_secret, seat_with_token
 from frapnet.net.takeover import Chooser, Takeover
 
 log = Logger(namespace="frapnet.host")
@@ -80,13 +80,7 @@ class Table:
         self.dealing = FairDealing(self, config.nonce_time)  # every deal's commit–reveal (fairness.md)
         self.actions_applied = 0
         self.rejected = 0
-        # Per seat: the state version at which that seat's legal actions last changed, and those
-        # actions. An action made against any version since then is still current for that seat
-        # (another seat looking at its cards, or choosing its cards to pass at the same time,
-        # does not make it stale); one made before it — or sent twice — is refused as stale.
-        self._since = [0] * self.state.players
-        self._seat_actions: list = [None] * self.state.players
-        self._actions_of = None  # the state _seat_actions are the legal actions of
+        self.versions = SeatVersions(self.state.players)  # when an act is stale (docs/protocol.md act)
         self.on_seats_changed: Callable[[], Any] | None = None
         self._rejoined = False  # set by _claim: the last hello took back a held seat
         self.had_human = False  # a person (not a computer player) has sat at this table
@@ -314,10 +308,10 @@ class Table:
         """Apply ``action`` for ``seat`` if ``version`` is the current state version."""
         if self.finished:
             raise ProtocolError("illegal", "the match has ended", "record")
-        if not isinstance(version, int) or not self._since[seat] <= version <= self.state.version:
+        if not self.versions.current(seat, version, self.state):
             self.rejected += 1
             raise ProtocolError("stale", f"the action was made against state version {version}; seat {seat}'s "
-                                         f"choices changed at version {self._since[seat]} (already applied, or "
+                                         f"choices changed at version {self.versions.since[seat]} (already applied, or "
                                          f"the table moved on)")
         try:
             new, events = engine.apply(self.state, seat, action)
@@ -332,23 +326,9 @@ class Table:
         self._after_change()
 
     def _track_versions(self, actor: int | None) -> None:
-        """Note, per seat, whether its legal actions changed with the new state (see ``_since``).
-
-        ``actor`` (the seat whose action was just applied; None at a deal start: every seat)
-        always counts as changed, so a duplicate of its action is refused as stale.
-        """
-        st = self.state
-        for seat in range(st.players):
-            acts = engine.legal_actions(st, seat)
-            if seat == actor or actor is None or acts != self._seat_actions[seat]:
-                self._since[seat] = st.version
-            self._seat_actions[seat] = acts
-        self._actions_of = st
-
-    def legal_now(self) -> list | None:
-        """Per seat 0…n−1, its legal actions in the current state (``engine.legal_actions``, as
-        computed after the last change), or None if the state has changed since."""
-        return self._seat_actions if self._actions_of is self.state else None
+        """After a change: :meth:`frapnet.net.seats.SeatVersions.track` (``actor``: the seat that
+        just acted; None: every seat's choices count as changed)."""
+        self.versions.track(self.state, actor, engine.legal_actions)
 
     def _after_change(self) -> None:
         st = self.state

@@ -125,7 +125,7 @@ class Takeover:
     def turn_clock(self) -> None:
         """After a change (before its views go out): every seat to act that a live connection
         plays has its clock running — ``turn_time`` seconds from when its choices last changed
-        (``Table._since``: another seat looking at its cards does not restart it, as it does
+        (``Table.versions.since``: another seat looking at its cards does not restart it, as it does
         not make an action stale); every other clock is stopped."""
         t = self.table
         want: dict[int, int] = {}
@@ -133,7 +133,7 @@ class Takeover:
             for seat in t.state.to_act:
                 s = t.seats[seat]
                 if s.peer is not None and not s.takeover:
-                    want[seat] = t._since[seat]
+                    want[seat] = t.versions.since[seat]
         for seat, (since, call, _) in list(self._turns.items()):
             if want.get(seat) != since:
                 if call.active():
@@ -157,7 +157,7 @@ class Takeover:
         self._turns.pop(seat, None)
         t = self.table
         s = t.seats[seat]
-        if t.finished or t.state.phase != engine.DEAL or seat not in t.state.to_act or t._since[seat] != since \
+        if t.finished or t.state.phase != engine.DEAL or seat not in t.state.to_act or t.versions.since[seat] != since \
                 or s.peer is None or s.takeover:
             return
         version = t.state.version

@@ -1,0 +1,188 @@
+"""Framing the views of one state with their shared values encoded once (issue #9 "Fan-out once";
+docs/performance.md): :class:`SharedEncoder` (views that share most values), :class:`PublicEncoder`
+(one public view and each seat's own keys). Frames are :func:`frapnet.net.wire.frame`'s, exactly —
+a seat's view from :meth:`PublicEncoder.frame_part` with its own keys last. Pure: no I/O.
+"""
+from __future__ import annotations
+
+from operator import is_
+
+from frapnet.net import wire
+
+
+def _map_header(n: int, fix: int = 0x80, big: int = 0xde) -> bytes:
+    """msgpack's header of a map of ``n`` entries (an array's: ``fix=0x90, big=0xdc``), as the packer writes it."""
+    if n < 16:
+        return bytes((fix | n,))
+    return bytes((big,)) + n.to_bytes(2, "big") if n < 0x10000 else bytes((big + 1,)) + n.to_bytes(4, "big")
+
+
+_KEY_BYTES: dict = {}
+"""The encoding of each map key met (views' keys are the engine's and the game plugins' own: a
+few hundred at most; past :data:`_KEY_BYTES_MAX` new ones are encoded each time)."""
+_KEY_BYTES_MAX = 4096
+
+
+def _key_bytes(key) -> bytes:
+    """``wire.encode(key)``, remembered for a str key."""
+    data = _KEY_BYTES.get(key) if type(key) is str else None
+    if data is None:
+        data = wire.encode(key)
+        if type(key) is str and len(_KEY_BYTES) < _KEY_BYTES_MAX:
+            _KEY_BYTES[key] = data
+    return data
+
+
+def _reused(key, new, old, chunk: bytes) -> bytes:
+    """``wire.encode(key) + wire.encode(new)``, given ``chunk``, the same for ``old``: ``chunk`` itself if ``new``
+    is ``old`` or a list/dict of its very objects (keys, values) in order — identity, not ``==``: 1
+    and True are equal, encode differently; a list grown at its end (the score sheet after a deal)
+    encodes only its new items."""
+    kind, n = type(new), len(old) if type(old) in (list, dict) else -1
+    if new is old or (kind is type(old) and kind is dict and len(new) == n and all(map(is_, new, old))
+                      and all(map(is_, new.values(), old.values()))):
+        return chunk
+    if kind is list and type(old) is list and len(new) >= n and all(map(is_, new, old)):
+        if len(new) == n:  # (two empty lists too)
+            return chunk
+        if not n:
+            return _key_bytes(key) + wire.encode(new)
+        head = len(_key_bytes(key))
+        return (chunk[:head] + _map_header(len(new), 0x90, 0xdc) + chunk[head + len(_map_header(n, 0x90, 0xdc)):]
+                + b"".join(map(wire.encode, new[n:])))
+    return _key_bytes(key) + wire.encode(new)
+
+
+def _same_types(a, b) -> bool:
+    """True if ``a`` and ``b`` (already ``==``, of one type) also hold values of the same types
+    all the way down, map keys in the same order: ``[1]`` and ``[True]``, ``{"a": 1, "b": 2}`` and
+    ``{"b": 2, "a": 1}`` are equal but encode differently."""
+    if isinstance(a, (list, tuple)):
+        return all(type(x) is type(y) and _same_types(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return all(type(ka) is type(kb) and ka == kb and type(va) is type(vb) and _same_types(va, vb)
+                   for (ka, va), (kb, vb) in zip(a.items(), b.items()))
+    return True
+
+
+class SharedEncoder:
+    """Frames many messages ``{"type": kind, field: body}`` (``body`` a map) whose bodies share
+    most of their values — the per-seat views of one state — encoding each shared value once.
+
+    For every key of ``body`` the encoder keeps the last value it encoded and its bytes; when the
+    next body has an equal value of the same type under that key, those bytes are reused. The
+    frames are byte-for-byte what :func:`frame` gives for the same message (key order, map
+    headers and big integers as ext 1 included); only the work is shared. Use one encoder per
+    fan-out (one state): values are compared with ``==``, so an encoder must not outlive the
+    objects it has seen being mutated.
+    """
+
+    __slots__ = ("_keys", "_last")
+
+    def __init__(self) -> None:
+        self._keys: tuple = ()   # the keys of the last body, in order
+        self._last: list = []    # per key: [value, encoded key + encoded value]
+
+    def frame(self, kind: str, field: str, body: dict) -> bytes:
+        """``frame({"type": kind, field: body})``, sharing the encoding of repeated values."""
+        pack = wire.encode
+        parts = [b"\x82\xa4type", pack(kind), pack(field), _map_header(len(body))]
+        append = parts.append
+        keys = tuple(body)
+        try:
+            if keys != self._keys:  # another shape: start over (views of one state share theirs)
+                self._keys = keys
+                self._last = [[v, pack(k) + pack(v)] for k, v in body.items()]
+                parts.extend(c for _, c in self._last)
+            else:
+                for (k, v), slot in zip(body.items(), self._last):
+                    old = slot[0]
+                    if old is v or (type(old) is type(v) and old == v and _same_types(old, v)):
+                        append(slot[1])
+                    else:
+                        chunk = pack(k) + pack(v)
+                        slot[0], slot[1] = v, chunk
+                        append(chunk)
+        except BaseException:  # (wire.encode has reset the packer)
+            self._keys, self._last = (), []
+            raise
+        data = b"".join(parts)
+        return len(data).to_bytes(4, "big") + data
+
+
+class PublicEncoder:
+    """Frames the views of one state built from one public view (issue #9 "Fan-out once";
+    :func:`frapnet.engine.seat_view`): the public view's values are encoded once, here; a seat's
+    view — the same keys in the same order, every value but the seat's own being the public
+    view's object itself — costs only the encoding of its own values. Frames are byte-for-byte
+    :func:`frapnet.net.wire.frame` of ``{"type": kind, field: body}``; a body of another shape is framed whole.
+    Use one encoder per state and language; ``public`` must not change while it is in use.
+
+    ``previous``: the encoder of the table's last public view (same language): a value unchanged
+    since (the last report, the score sheet's rows, unchanged balances) keeps its bytes (:func:`_reused`:
+    by identity, exact as long as nothing the views hold is changed in place; engine states never are).
+    """
+
+    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs")
+
+    def __init__(self, kind: str, field: str, public: dict, previous: "PublicEncoder | None" = None) -> None:
+        pack = wire.encode
+        self._kind, self._field = kind, field
+        self._head = b"\x82\xa4type" + _key_bytes(kind) + _key_bytes(field) + _map_header(len(public))
+        self._keys = tuple(public)
+        self._values = tuple(public.values())
+        self._index = {k: i for i, k in enumerate(public)}
+        self._runs: dict[tuple, bytes] = {}  # seats' own keys -> the public bytes without them
+        if previous is None or previous._kind != kind or previous._field != field:
+            self._chunks = [_key_bytes(k) + pack(v) for k, v in public.items()]
+            return
+        chunks = self._chunks = []
+        append = chunks.append
+        at, values, old = previous._index.get, previous._values, previous._chunks
+        for k, v in public.items():
+            i = at(k)
+            if i is None:
+                append(_key_bytes(k) + pack(v))
+            elif v is values[i]:  # the very object of the last change: its bytes
+                append(old[i])
+            else:
+                append(_reused(k, v, values[i], old[i]))
+
+    def public_frame(self) -> bytes:
+        """The frame of the public view itself (a spectator's)."""
+        data = self._head + b"".join(self._chunks)
+        return len(data).to_bytes(4, "big") + data
+
+    def frame_part(self, own: dict) -> bytes | None:
+        """The frame of a seat's view: the public view with ``own`` (a seat's own keys,
+        :func:`frapnet.engine.seat_part`) in place of the public values under those keys — the
+        same map as ``{**public, **own}``, with ``own``'s keys last, in ``own``'s order (a map's
+        order carries no meaning: docs/protocol.md "Framing"). Only ``own`` is encoded here, in
+        one call; the public bytes without ``own``'s keys are joined once per set of keys (seats'
+        own keys are the same from seat to seat). None if ``own`` has a key the public view lacks
+        (frame the merged view whole then)."""
+        keys = tuple(own)
+        rest = self._runs.get(keys)
+        if rest is None:
+            index = self._index
+            if not all(k in index for k in keys):
+                return None
+            skip = {index[k] for k in keys}
+            rest = self._runs[keys] = self._head + b"".join([c for i, c in enumerate(self._chunks) if i not in skip])
+        tail = wire.encode(own)
+        cut = 1 if len(keys) < 16 else 3  # own's map header: the frame's counts the public keys
+        return b"".join(((len(rest) + len(tail) - cut).to_bytes(4, "big"), rest, tail[cut:]))
+
+    def frame(self, kind: str, field: str, body: dict) -> bytes:
+        """``frame({"type": kind, field: body})`` (``kind`` and ``field`` as given to the encoder)."""
+        if tuple(body) != self._keys:
+            return wire.frame({"type": kind, field: body})
+        parts = self._chunks
+        own = None
+        for i, (v, pv) in enumerate(zip(body.values(), self._values)):
+            if v is not pv:
+                if own is None:
+                    own = parts[:]
+                own[i] = wire.encode(self._keys[i]) + wire.encode(v)
+        data = self._head + b"".join(own if own is not None else parts)
+        return len(data).to_bytes(4, "big") + data
