@@ -8,10 +8,46 @@ the name they sat under.
 """
 from __future__ import annotations
 
+import json
+import unicodedata
 from typing import Any
 
 from frapnet import engine, record
 from frapnet.net.journal import Journal
+from frapnet.net.protocol import for_log
+
+NAME_LIMIT = 120
+"""Longest name or table name `frapnet stats` and `frapnet export --list` print, in characters
+after escaping (the host's own log limit for client text)."""
+
+
+def for_terminal(text: Any, limit: int = NAME_LIMIT) -> str:
+    """A name read from a journal, safe to print: control, format and other non-printing
+    characters escaped (``\\x1b``, ``\\u202e``, ``\\n``…) and cut as the host logs client text
+    (:func:`frapnet.net.protocol.for_log`). Issue #9: a journal is a file anyone may edit, and
+    its names reached the terminal raw."""
+    return for_log(text, limit)
+
+
+def dumps_for_terminal(obj: Any) -> str:
+    """``obj`` as one line of JSON holding the real strings, with every character a terminal could
+    act on — control and format characters (C1 controls, bidi overrides…), line and paragraph
+    separators — written as a ``\\u`` escape; other characters as they are (names in any script
+    stay readable). JSON's own escaping covers U+0000–U+001F only."""
+    text = json.dumps(obj, ensure_ascii=False)
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat[0] == "C" or cat in ("Zl", "Zp"):
+            n = ord(ch)
+            if n > 0xFFFF:  # as a UTF-16 surrogate pair, as JSON writes it
+                n -= 0x10000
+                out.append(f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{n:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def match_stats(rec: dict, registry=None) -> dict:
@@ -70,11 +106,13 @@ def player_stats(journal: Journal, registry=None) -> dict:
 
 
 def summary(stats: dict) -> str:
-    """The text `frapnet stats` prints: one block per player, one line per game."""
+    """The text `frapnet stats` prints: one block per player, one line per game; names (and
+    games) escaped (:func:`for_terminal`)."""
     lines = [f"{stats['matches']} match(es) in the journal"]
     for p in stats["players"]:
-        lines.append(f"{p['name']}: {p['matches']} match(es), {p['deals']} deal(s)")
+        lines.append(f"{for_terminal(p['name'])}: {p['matches']} match(es), {p['deals']} deal(s)")
         for game, g in sorted(p["games"].items()):
+            game = for_terminal(game)
             net = f"{g['net']:+d} {g['unit']}" if g["net"] else f"0 {g['unit']}"
             extra = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(g["counts"].items()))
             lines.append(f"  {game}: {g['matches']} match(es), {g['deals']} deal(s), net {net}"

@@ -378,3 +378,55 @@ def test_a_damaged_row_in_the_journal_is_named_never_a_traceback_issue_9(tmp_pat
     j = Journal(str(db))
     assert [(m["id"], m["finished"] is not None) for m in j.matches()] == [(1, True), (2, True)]
     j.close()
+
+
+HOSTILE_NAME = "\x1b[2J\x1b]0;pwned\x07Olga\x9b31m\u202eevil\nBot 9: 99 match(es)"
+"""A seat name hand-edited (or planted) in a journal: clear the screen, set the terminal's title,
+ring the bell, an 8-bit CSI, a bidi override, and a line break that fakes a line of output."""
+HOSTILE_SHOWN = r"\x1b[2J\x1b]0;pwned\x07Olga\x9b31m\u202eevil\nBot 9: 99 match(es)"
+"""The same as the host logs client text (frapnet.net.protocol.for_log)."""
+
+
+def _hostile_journal(tmp_path):
+    table, factory, clock, db = journaled(tmp_path, deals=1)
+    assert play_random(table, seat_all(factory), clock, random.Random(5), 5000)
+    db.close()
+    con = sqlite3.connect(str(tmp_path / "j.sqlite3"))
+    con.execute("UPDATE seats SET name = ? WHERE seat = 0", (HOSTILE_NAME,))
+    con.execute("UPDATE matches SET table_name = ?, game = game, started_at = ?",
+                ("T\x1b]0;x\x07\tfake", "2026-12-01\x1b[31m"))
+    con.commit()
+    con.close()
+    return str(tmp_path / "j.sqlite3")
+
+
+def _run(command, capsys, **args):
+    from argparse import Namespace
+    limit = sys.get_int_max_str_digits()  # `frapnet stats` lifts it for the whole process (F6)
+    try:
+        assert command.run(Namespace(**args)) == 0
+    finally:
+        sys.set_int_max_str_digits(limit)
+    return capsys.readouterr().out
+
+
+def test_stats_and_export_list_escape_names_read_from_the_journal_issue_9(tmp_path, capsys):
+    """Issue #9 hostile input (a hand-edited journal): `frapnet stats` and `frapnet export --list`
+    printed the names they read raw — ESC, BEL, C1 controls, bidi overrides and line breaks
+    reached the terminal. Now they are escaped as the host logs client text; `--json` is valid
+    JSON holding the real strings, every control and format character as a \\u escape."""
+    from frapnet.commands import export as export_cmd, stats as stats_cmd
+    db = _hostile_journal(tmp_path)
+    out = _run(stats_cmd, capsys, db=db, json=False, plugins_dir=[])
+    lines = out.splitlines()
+    assert lines[:2] == ["1 match(es) in the journal", f"{HOSTILE_SHOWN}: 1 match(es), 1 deal(s)"]
+    assert lines[2].startswith("  frap: 1 match(es), 1 deal(s), net ") and lines[3] == "P1: 1 match(es), 1 deal(s)"
+    assert len(lines) == 9 and not any(c in out for c in "\x1b\x07\x9b\u202e\t")
+    out = _run(stats_cmd, capsys, db=db, json=True, plugins_dir=[])
+    assert not any(c in out for c in "\x1b\x07\x9b\u202e") and out.count("\n") == 1
+    assert "\\u009b31m\\u202eevil\\nBot 9" in out  # escaped in the JSON text itself
+    got = json.loads(out)
+    assert sorted(p["name"] for p in got["players"]) == sorted([HOSTILE_NAME, "P1", "P2", "P3"])
+    out = _run(export_cmd, capsys, db=db, list=True, match=None, output=None)
+    assert out == (r"1	2026-12-01\x1b[31m	T\x1b]0;x\x07\tfake	frap	1 deal(s)	finished	"
+                   + HOSTILE_SHOWN + ", P1, P2, P3\n")

@@ -19,6 +19,7 @@ def run(args) -> int:
     from frapnet import record
     from frapnet.commands._journal import open_checked
     from frapnet.net.journal import write_atomically
+    from frapnet.stats import for_terminal as safe
 
     journal = open_checked(args.db, "export", create=False)
     if journal is None:
@@ -27,10 +28,11 @@ def run(args) -> int:
     try:
         matches = journal.matches()
         if args.list:
-            for m in matches:
+            for m in matches:  # what the journal holds, escaped: anyone may edit the file (issue #9)
                 state = "finished" if m["finished"] else "unfinished"
-                names = ", ".join(n or "—" for n in m["names"])
-                print(f"{m['id']}\t{m['started']}\t{m['table']}\t{m['game']}\t{m['deals']} deal(s)\t{state}\t{names}")
+                names = ", ".join(safe(n) if n else "—" for n in m["names"])
+                print(f"{m['id']}\t{safe(m['started'])}\t{safe(m['table'])}\t{safe(m['game'])}\t{m['deals']} deal(s)"
+                      f"\t{state}\t{names}")
             return 0
         chosen = _choose(matches, args.match)
         if chosen is None:

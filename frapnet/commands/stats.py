@@ -11,7 +11,6 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    import json
     import sys
 
     from frapnet import stats
@@ -27,5 +26,5 @@ def run(args) -> int:
         res = stats.player_stats(journal, default_registry(args.plugins_dir))
     finally:
         journal.close()
-    print(json.dumps(res, ensure_ascii=False) if args.json else stats.summary(res))
+    print(stats.dumps_for_terminal(res) if args.json else stats.summary(res))
     return 0
