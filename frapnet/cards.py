@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from frapnet.errors import shown
+
 __all__ = [
     "CardError", "SUITS", "RANKS", "JOKERS", "SUIT_SYMBOLS", "RANK_VALUE",
     "parse_card", "parse_cards", "format_card", "suit_of", "rank_of", "rank_value",
@@ -25,7 +27,7 @@ class CardError(ValueError):
 
     def __init__(self, text: object, why: str = "not a card") -> None:
         self.text = text
-        super().__init__(f"{text!r} is {why} (expected rank then suit, e.g. '10H', 'QS', 'RJ')")
+        super().__init__(f"{shown(text)} is {why} (expected rank then suit, e.g. '10H', 'QS', 'RJ')")
 
 
 SUITS = ("S", "H", "D", "C")

@@ -26,6 +26,7 @@ No Twisted, prompt_toolkit or network imports.
 from __future__ import annotations
 
 import os
+import sys
 
 import tomllib
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from frapnet import paths
-from frapnet.errors import FrapnetError
+from frapnet.errors import MAX_INT_DIGITS, FrapnetError, shown, too_large
 
 LANGUAGES = ("en", "ru")
 LEVELS = ("random", "basic", "expert")  # frapnet.bots.levels
@@ -84,9 +85,18 @@ def _text(path: Path, key: str, value: Any, choices: tuple[str, ...] | None = No
 def _count(path: Path, key: str, value: Any, least: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigError(path, key, f"must be a whole number, not {_kind(value)}")
+    _not_too_large(path, key, value)
     if value < least:
-        raise ConfigError(path, key, f"must be at least {least}, not {value}")
+        raise ConfigError(path, key, f"must be at least {least}, not {shown(value)}")
     return value
+
+
+def _not_too_large(path: Path, key: str, value: Any) -> None:
+    """A whole number of over :data:`frapnet.errors.MAX_INT_DIGITS` digits: the host would send it
+    to every player, and the protocol carries no more (issue #9)."""
+    big = too_large(value, MAX_INT_DIGITS)
+    if big:
+        raise ConfigError(path, key, big)
 
 
 def _kind(value: Any) -> str:
@@ -110,6 +120,9 @@ def parse(text: str, path: Path) -> Config:
         raise ConfigError(path, None, f"not valid TOML: {exc}") from None
     except RecursionError:  # tomllib recurses per nested array or inline table (issue #9)
         raise ConfigError(path, None, "not valid TOML: values nested too deeply") from None
+    except ValueError:  # an integer past Python's int() limit (4300 digits unless lifted)
+        raise ConfigError(path, None, f"not valid TOML here: an integer of over {sys.get_int_max_str_digits()} "
+                                      f"digits (limit {MAX_INT_DIGITS})") from None
     _unknown(path, "", data, ("name", "language", "level", "table", "options"))
     out: dict[str, Any] = {"path": path}
     if "name" in data:
@@ -141,6 +154,8 @@ def parse(text: str, path: Path) -> Config:
         if not isinstance(opts, dict):
             raise ConfigError(path, f"options.{game}", f"must be a table of options ([options.{game}]), "
                                                         f"not {_kind(opts)}")
+        for key, value in opts.items():
+            _not_too_large(path, f"options.{game}.{key}", value)
         out["options"][game] = dict(opts)
     return Config(**out)
 

@@ -37,10 +37,43 @@ def describe(rule: str, message: str) -> str:
 SHOWN = 60
 """Longest value, as its ``repr``, an error message quotes whole (:func:`shown`)."""
 
+MAX_INT_DIGITS = 1000
+"""Most decimal digits of a whole number the host takes for an option, ``--deals`` or a config
+file value: the most the protocol carries (:data:`frapnet.net.wire.MAX_BIGINT_DIGITS`, ext 1) —
+whatever the host takes, it sends to every player (F27)."""
+
+MAX_ARG_DIGITS = 19
+"""Most decimal digits of a whole number in an action's argument (a bid) or in a client
+message's field (a version, a seat, a deal, a ping's id): they count things, never chips, and
+this keeps every one of them within 64 bits."""
+
+
+def digits(n: int) -> int:
+    """The number of decimal digits of ``n`` (its sign not counted), without converting it to
+    text (Python refuses ``str()`` past 4300 digits by default, and it costs time quadratic in
+    the length)."""
+    n = -n if n < 0 else n
+    k = max(1, int((n.bit_length() - 1) * 0.30102999566398120) + 1)  # within one of the answer
+    if n >= 10 ** k:
+        return k + 1
+    return k - 1 if k > 1 and n < 10 ** (k - 1) else k
+
+
+def too_large(n, limit: int) -> str | None:
+    """``"integer too large: N digits (limit L)"`` if whole number ``n`` has more than ``limit``
+    digits, else None (also for anything that is not an int). Issue #9: an error quoted all of
+    an integer of ~1,001 digits instead of naming the limit."""
+    if not isinstance(n, int) or isinstance(n, bool) or -10 ** limit < n < 10 ** limit:
+        return None
+    return f"integer too large: {digits(n)} digits (limit {limit})"
+
 
 def shown(value) -> str:
     """``repr(value)`` for an error message, cut to :data:`SHOWN` characters with how long it was
-    (issue #9: an option of 100,000 characters was quoted whole, a 100 KB line)."""
+    (issue #9: an option of 100,000 characters was quoted whole, a 100 KB line); a whole number
+    too long for that as ``"an integer of N digits"`` (no digits quoted)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -10 ** SHOWN < value < 10 ** SHOWN:
+        return f"an integer of {digits(value)} digits"
     text = repr(value)
     return text if len(text) <= SHOWN else f"{text[:SHOWN]}…({len(text)} characters)"
 

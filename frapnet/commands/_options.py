@@ -6,24 +6,40 @@ from __future__ import annotations
 
 import getpass
 import json
+import re
+
+from frapnet.errors import shown
 
 
 def parse_options(items: list[str]) -> dict:
     """``["ante=200", "cut_in=false"]`` → ``{"ante": 200, "cut_in": False}`` (JSON if possible).
-    Raises ValueError for an item without ``=`` or a key, or a JSON value nested too deeply
-    for the parser."""
+    Raises ValueError for an item without ``=`` or a key, a JSON value nested too deeply for the
+    parser, or a whole number of more than :data:`frapnet.errors.MAX_INT_DIGITS` digits (one that
+    long is refused unparsed)."""
+    from frapnet.errors import MAX_INT_DIGITS, too_large
+
     out = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"--option {item!r}: expected KEY=VALUE")
+            raise ValueError(f"--option {shown(item)}: expected KEY=VALUE")
+        n = len(value.strip().lstrip("-"))
+        if n > MAX_INT_DIGITS and _INT_LITERAL.fullmatch(value.strip()):  # not parsed: quadratic in its length
+            raise ValueError(f"--option {key.strip()}: integer too large: {n} digits (limit {MAX_INT_DIGITS})")
         try:
-            out[key.strip()] = json.loads(value)
+            out[key.strip()] = parsed = json.loads(value)
         except ValueError:
             out[key.strip()] = value
+            continue
         except RecursionError:
             raise ValueError(f"--option {key.strip()}: the value is nested too deeply") from None
+        big = too_large(parsed, MAX_INT_DIGITS)
+        if big:  # the host sends its options to every player: the protocol carries at most this (issue #9)
+            raise ValueError(f"--option {key.strip()}: {big}")
     return out
+
+
+_INT_LITERAL = re.compile(r"-?[0-9]+")
 
 
 def add_level_argument(p, who: str = "computer players' level") -> None:
@@ -54,7 +70,7 @@ def check_search_arguments(args) -> str | None:
     if think is not None and not think > 0:
         return f"--think must be a positive number of seconds, not {think}"
     if its is not None and its < 1:
-        return f"--iterations must be at least 1, not {its}"
+        return f"--iterations must be at least 1, not {shown(its)}"
     return None
 
 

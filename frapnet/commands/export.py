@@ -19,6 +19,7 @@ def run(args) -> int:
     from frapnet import record
     from frapnet.commands._journal import open_checked
     from frapnet.net.journal import write_atomically
+    from frapnet.errors import shown
     from frapnet.stats import for_terminal as safe
 
     journal = open_checked(args.db, "export", create=False)
@@ -36,7 +37,7 @@ def run(args) -> int:
             return 0
         chosen = _choose(matches, args.match)
         if chosen is None:
-            which = "no match is stored" if not matches else f"no stored match {args.match!r} (see --list)"
+            which = "no match is stored" if not matches else f"no stored match {shown(args.match)} (see --list)"
             print(f"frapnet export: {path}: {which}", file=sys.stderr)
             return 2
         try:
@@ -62,7 +63,9 @@ def _choose(matches: list[dict], which: str | None):
         return None
     if which is None:
         return matches[-1]
-    if which.isdigit():
+    if which.isascii() and which.isdigit():  # "²" and "٣" are digits to str.isdigit, not to int()
+        if len(which) > 19:  # no match has such a number (and int() of 5,000 digits fails by default)
+            return None
         return next((m for m in matches if m["id"] == int(which)), None)
     named = [m for m in matches if m["table"] == which]
     return named[-1] if named else None

@@ -79,13 +79,17 @@ def check_arguments(args) -> str | None:
     import os
     import unicodedata
 
+    from frapnet.errors import MAX_INT_DIGITS, shown, too_large
+
     if not 0 <= args.port <= 65535:
-        return f"--port must be 0…65535 (0: any free port), not {args.port}"
+        return f"--port must be 0…65535 (0: any free port), not {shown(args.port)}"
     web = getattr(args, "web", None)
     if web is not None and not 0 <= web <= 65535:
-        return f"--web must be an HTTP port 0…65535 (0: any free port), not {web}"
+        return f"--web must be an HTTP port 0…65535 (0: any free port), not {shown(web)}"
     if web is not None and web != 0 and web == args.port:
         return f"--web {web}: the web page needs another port than the table's --port"
+    if too_large(args.deals, MAX_INT_DIGITS):  # every view carries it (issue #9)
+        return f"--deals: {too_large(args.deals, MAX_INT_DIGITS)}"
     if args.deals is not None and args.deals < 1:
         return f"--deals must be at least 1, not {args.deals}"
     for flag, value in (("--grace", args.grace), ("--pause", args.pause), ("--bot-delay", args.bot_delay),
@@ -165,7 +169,7 @@ def run(args) -> int:
     from frapnet import config
     from frapnet.commands._options import parse_options
     from frapnet.commands._password import table_password
-    from frapnet.errors import PluginError, RuleError
+    from frapnet.errors import PluginError, RuleError, shown
 
     try:  # the config file gives what the command line leaves out (docs/hosting.md)
         cfg = config.load()
@@ -216,7 +220,7 @@ def run(args) -> int:
             options = {**cfg.options_for(args.game), **options}  # --option wins over the file
             engine.new_match(args.game, args.players, options, args.house_rule, registry)
         if not 0 <= args.bots <= args.players:
-            raise ValueError(f"--bots must be 0…{args.players}, not {args.bots}")
+            raise ValueError(f"--bots must be 0…{args.players}, not {shown(args.bots)}")
     except config.ConfigError as exc:
         print(f"frapnet host: bad config file {exc}", file=sys.stderr)
         return 2

@@ -14,7 +14,7 @@ from frapnet.engine.present import seat_ui as present_seat_ui, ui as present_ui
 from frapnet.engine.rules import Rules, installed_registry
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
-from frapnet.errors import RuleError, shown
+from frapnet.errors import MAX_ARG_DIGITS, RuleError, shown, too_large
 
 Action = tuple
 _CANONICAL = frozenset(ALL_CARDS)
@@ -36,7 +36,7 @@ def check_options(spec: GameSpec, players: Any, options: dict | None) -> dict:
         raise RuleError("record", "the record does not say how many players")
     if isinstance(players, bool) or not isinstance(players, int):  # F1: checked first
         raise RuleError(spec.players_rule, f"players must be a whole number {spec.min_players}–"
-                                           f"{spec.max_players}, not {players!r}")
+                                           f"{spec.max_players}, not {shown(players)}")
     if not spec.min_players <= players <= spec.max_players:
         raise RuleError(spec.players_rule, f"{spec.title} is for {spec.min_players}–{spec.max_players} "
                                            f"players, not {shown(players)}")
@@ -128,7 +128,7 @@ def start_deal(state: State, deck: Iterable[Any], dealer: int | None = None) -> 
             raise RuleError("record", "the first deal needs a dealer (F7: chosen by lot)")
         dealer = expected
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < state.players:
-        raise RuleError("record", f"dealer must be a seat 0…{state.players - 1}, not {dealer!r}")
+        raise RuleError("record", f"dealer must be a seat 0…{state.players - 1}, not {shown(dealer)}")
     if expected is not None and dealer != expected:
         raise RuleError(spec.dealer_rule, f"seat {dealer} may not deal: the deal passes clockwise to seat {expected}")
     try:
@@ -176,9 +176,9 @@ def normalize_action(spec: GameSpec, players: int, seat: Any, action: Any) -> Ac
     seat out of range, an unknown verb, or an argument of the wrong shape.
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise RuleError("record", f"seat must be 0…{players - 1}, not {seat!r}")
+        raise RuleError("record", f"seat must be 0…{players - 1}, not {shown(seat)}")
     if not isinstance(action, (list, tuple)) or not action or not isinstance(action[0], str):
-        raise RuleError("record", f"an action is [verb, argument?], not {action!r}")
+        raise RuleError("record", f"an action is [verb, argument?], not {shown(action)}")
     verb = action[0]
     if verb not in spec.verbs:
         raise RuleError("record", f"unknown verb {verb!r} for {spec.name} (verbs: {', '.join(sorted(spec.verbs))})")
@@ -195,18 +195,21 @@ def normalize_action(spec: GameSpec, players: int, seat: Any, action: Any) -> Ac
             return (verb, arg if isinstance(arg, str) and arg in _CANONICAL else parse_card(arg))
         if kind == ARG_CARDS:
             if not isinstance(arg, (list, tuple)):
-                raise RuleError("record", f"{verb!r} takes a list of cards, not {arg!r}")
+                raise RuleError("record", f"{verb!r} takes a list of cards, not {shown(arg)}")
             return (verb, tuple(sorted((parse_card(c) for c in arg), key=card_key)))
     except CardError as exc:
         raise RuleError("record", f"{verb}: {exc}") from None
     if kind == ARG_INT:
         if isinstance(arg, bool) or not isinstance(arg, int):
-            raise RuleError("record", f"{verb!r} takes a whole number, not {arg!r}")
+            raise RuleError("record", f"{verb!r} takes a whole number, not {shown(arg)}")
+        big = too_large(arg, MAX_ARG_DIGITS)
+        if big:  # before the game's own check, which may quote it (issue #9)
+            raise RuleError("record", f"{verb!r} takes a whole number: {big}")
         return (verb, arg)
     if kind == ARG_SUIT:
         s = parse_suit(arg)
         if s is None:
-            raise RuleError("record", f"{verb!r} takes a suit (S, H, D, C), not {arg!r}")
+            raise RuleError("record", f"{verb!r} takes a suit (S, H, D, C), not {shown(arg)}")
         return (verb, s)
     raise RuleError("record", f"{verb!r}: unsupported argument kind {kind!r}")
 

@@ -14,6 +14,8 @@ import re
 import unicodedata
 from typing import Any
 
+from frapnet.errors import MAX_ARG_DIGITS, too_large
+
 PROTOCOL_VERSION = "1.0"
 """``MAJOR.MINOR``: a client with another major is refused (code ``version``)."""
 PROTOCOL_MAJOR = 1
@@ -134,6 +136,9 @@ def _field(msg: dict, key: str, types: tuple, required: bool = False, default: A
     if not isinstance(v, types):
         raise ProtocolError("bad_message", f"{msg['type']}: field {key!r} must be {_names(types)}, "
                                            f"not {type(v).__name__}")
+    big = too_large(v, MAX_ARG_DIGITS)
+    if big:  # a count, never an amount: cut before it reaches an error message (issue #9)
+        raise ProtocolError("bad_message", f"{msg['type']}: field {key!r}: {big}")
     if max_len is not None and isinstance(v, (str, bytes, list)) and len(v) > max_len:
         raise ProtocolError("bad_message", f"{msg['type']}: field {key!r} is longer than {max_len}")
     return v
@@ -158,6 +163,9 @@ def check_client_message(msg: dict) -> dict:
         if not clean:
             raise ProtocolError("bad_name", "the player name is empty (after removing control characters)",
                                 fatal=True)
+        big = too_large(msg.get("seat"), MAX_ARG_DIGITS)
+        if big:  # a seat that does not exist: closed, as below
+            raise ProtocolError("bad_message", f"hello: field 'seat': {big}", fatal=True)
         seat = _field(msg, "seat", (int,))
         if seat is not None and not 0 <= seat < 64:  # a seat that does not exist: closed, as past the table's
             raise ProtocolError("bad_message", f"hello: seat {str(seat)[:24]} does not exist (seats are 0…63 at most)",
@@ -228,6 +236,9 @@ def _check_argument(arg: Any) -> None:
                                                f"(nested at most one level), not {what}")
         if isinstance(x, str) and len(x) > MAX_ARG_STR:
             raise ProtocolError("bad_message", f"act: an argument string is longer than {MAX_ARG_STR} characters")
+        big = too_large(x, MAX_ARG_DIGITS)
+        if big:
+            raise ProtocolError("bad_message", f"act: an argument: {big}")
 
 
 def name_key(name: str) -> str:

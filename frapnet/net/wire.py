@@ -78,6 +78,10 @@ def _default(obj: Any) -> Any:
 def _ext_hook(code: int, data: bytes) -> Any:
     if code == EXT_BIGINT:
         if not _BIGINT_RE.match(data):
+            n = len(data) - data.startswith(b"-")
+            if n > MAX_BIGINT_DIGITS and data.lstrip(b"-").isdigit():  # issue #9: name the limit
+                raise ValueError(f"extension 1 (big integer): integer too large: {n} digits "
+                                 f"(limit {MAX_BIGINT_DIGITS})")
             raise ValueError("extension 1 (big integer) must hold decimal digits")
         return int(data)
     raise ValueError(f"unknown msgpack extension type {code}")

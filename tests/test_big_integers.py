@@ -1,0 +1,182 @@
+"""Issue #9 hostile-input leftovers: an integer of ~1,001 digits in a message, an option or the
+config file. The errors quoted the digits (a 1,000-character line, the stale `version` whole)
+or named the wrong thing ("must hold decimal digits" for a big integer of 1,001 digits), and
+some such values were taken although the protocol cannot carry them (a `--deals` or an ante of
+1,001 digits: every client then failed to decode the host's views). Now each error says
+"integer too large: N digits (limit L)", quotes no digits, and changes nothing.
+
+Limits: 19 digits for a number in a client message (versions, seats, deals, ids, an action's
+argument: never amounts); 1,000 for a value the host sends (options, `--deals`, the config
+file): :data:`frapnet.net.wire.MAX_BIGINT_DIGITS`, the most the protocol's ext 1 carries.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from frapnet import config, engine
+from frapnet.cards import CardError, parse_card
+from frapnet.errors import MAX_INT_DIGITS, RuleError, digits, shown
+from frapnet.net import protocol, wire
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from test_net_host import Conn, make  # noqa: E402 - the StringTransport client of the host units
+
+BIG = 10 ** 999  # 1,000 digits: as much as ext 1 carries
+BIGGER = 10 ** 1000  # 1,001 digits
+
+
+def test_the_limit_is_the_wires():
+    assert MAX_INT_DIGITS == wire.MAX_BIGINT_DIGITS == 1000
+
+
+@pytest.mark.parametrize("n, d", [(0, 1), (9, 1), (10, 2), (-10, 2), (10 ** 18 - 1, 18), (10 ** 18, 19),
+                                  (2 ** 64, 20), (BIG, 1000), (-BIGGER, 1001), (10 ** 5000, 5001)],
+                         ids=lambda v: f"{digits(v)}d" if isinstance(v, int) and abs(v) > 10 ** 20 else None)
+def test_digits_counts_without_converting_to_text(n, d):
+    assert digits(n) == d  # 10**5000 would be past Python's default 4300-digit str() limit
+
+
+def test_shown_names_a_long_integer_by_its_digits():
+    assert shown(12345) == "12345"
+    assert shown(BIGGER) == "an integer of 1001 digits"
+    assert shown(-(10 ** 5000)) == "an integer of 5001 digits"  # no ValueError at str()'s 4300-digit limit
+    with pytest.raises(CardError) as exc:
+        parse_card(BIG)
+    assert str(exc.value) == ("an integer of 1000 digits is not a card string "
+                              "(expected rank then suit, e.g. '10H', 'QS', 'RJ')")
+
+
+# --- messages ---------------------------------------------------------------------------------------
+
+def _two_seats():
+    table, factory, clock = make(players=2)
+    a, b = Conn(factory), Conn(factory)
+    a.hello("A"), b.hello("B")
+    a.read(), b.read()
+    return table, {0: a, 1: b}
+
+
+@pytest.mark.parametrize("msg, text", [
+    ({"type": "act", "action": ["look"], "version": BIG},
+     "act: field 'version': integer too large: 1000 digits (limit 19)"),
+    ({"type": "act", "action": ["look"], "version": -BIG},
+     "act: field 'version': integer too large: 1000 digits (limit 19)"),
+    ({"type": "act", "action": ["look"], "version": 0, "seat": BIG},
+     "act: field 'seat': integer too large: 1000 digits (limit 19)"),
+    ({"type": "act", "action": ["play", BIG], "version": 0},
+     "act: an argument: integer too large: 1000 digits (limit 19)"),
+    ({"type": "act", "action": ["buy", ["AS", BIG]], "version": 0},
+     "act: an argument: integer too large: 1000 digits (limit 19)"),
+    ({"type": "nonce", "deal": BIG, "nonce": "ab"}, "nonce: field 'deal': integer too large: 1000 digits (limit 19)"),
+    ({"type": "ping", "id": BIG}, "ping: field 'id': integer too large: 1000 digits (limit 19)"),
+    ({"type": "ping", "id": 10 ** 19}, "ping: field 'id': integer too large: 20 digits (limit 19)"),
+])
+def test_a_huge_integer_in_a_message_is_bad_message_naming_the_limit(msg, text):
+    table, conns = _two_seats()
+    st = table.state
+    seat = st.to_act[0]
+    c = conns[seat]
+    if msg["type"] == "act" and msg["version"] == 0:
+        msg = {**msg, "version": st.version}
+    c.send(msg)
+    assert c.errors() == [{"type": "error", "code": "bad_message", "message": text, "rule": None}]
+    assert c.open and table.state is st and table.rejected == 0
+    c.send({"type": "ping", "id": 10 ** 19 - 1})  # 19 digits: in
+    assert [m for m in c.read() if m["type"] == "pong"] == [{"type": "pong", "id": 10 ** 19 - 1}]
+
+
+def test_a_huge_seat_in_hello_names_the_limit():
+    table, factory, clock = make(players=2)
+    c = Conn(factory)
+    c.send({"type": "hello", "protocol": protocol.PROTOCOL_VERSION, "name": "Eve", "seat": BIG})
+    assert [e["message"] for e in c.errors()] == ["hello: field 'seat': integer too large: 1000 digits (limit 19)"]
+    assert table.names == ["", ""]
+
+
+def test_a_big_integer_extension_over_the_limit_names_it():
+    """ext 1 of 1,001 digits said "must hold decimal digits" — which it does."""
+    body = msgpack.packb({"type": "ping", "id": msgpack.ExtType(wire.EXT_BIGINT, b"9" * 1001)})
+    with pytest.raises(wire.WireError) as exc:
+        wire.decode(body)
+    assert exc.value.code == "malformed"
+    assert exc.value.message == ("not a valid msgpack message: extension 1 (big integer): "
+                                 "integer too large: 1001 digits (limit 1000)")
+    body = msgpack.packb({"type": "ping", "id": msgpack.ExtType(wire.EXT_BIGINT, b"12x")})
+    with pytest.raises(wire.WireError, match=r"extension 1 \(big integer\) must hold decimal digits"):
+        wire.decode(body)
+    assert wire.decode(wire.encode({"type": "x", "n": -BIG}))["n"] == -BIG  # 1,000 digits and a sign: in
+
+
+# --- the rules engine ------------------------------------------------------------------------------
+
+def test_options_and_arguments_quote_no_digits(registry):
+    with pytest.raises(RuleError) as exc:
+        engine.new_match("frap", 4, {"ante": BIGGER + 2}, (), registry)
+    assert exc.value.message == ("option 'ante' = an integer of 1001 digits: "
+                                 "a positive whole number of chips divisible by 4")
+    st = engine.new_match("frap", 4, {}, (), registry)
+    with pytest.raises(RuleError) as exc:
+        engine.normalize_action(st.spec, 4, 0, ["play", BIG])
+    assert exc.value.message.startswith("play: an integer of 1000 digits is not a card string")
+    if "napoleon" in registry.games:  # its own check quotes the bid: a whole number is bounded first
+        st = engine.new_match("napoleon", 4, {}, (), registry)
+        with pytest.raises(RuleError) as exc:
+            engine.normalize_action(st.spec, 4, 0, ["bid", BIG])
+        assert (exc.value.rule, exc.value.message) == ("record", "'bid' takes a whole number: integer too large: "
+                                                                 "1000 digits (limit 19)")
+
+
+# --- options, the config file, the command line -------------------------------------------------------
+
+def test_an_option_of_1001_digits_is_refused_naming_the_limit_quickly():
+    from frapnet.commands._options import parse_options
+
+    assert parse_options(["ante=" + "4" + "0" * 999]) == {"ante": 4 * BIG}  # 1,000 digits: in
+    with pytest.raises(ValueError) as exc:
+        parse_options(["ante=1" + "0" * 1000])
+    assert str(exc.value) == "--option ante: integer too large: 1001 digits (limit 1000)"
+    t = time.perf_counter()
+    with pytest.raises(ValueError) as exc:
+        parse_options(["ante=-" + "7" * 300_000])  # never parsed: int() of it would take seconds
+    assert str(exc.value) == "--option ante: integer too large: 300000 digits (limit 1000)"
+    assert time.perf_counter() - t < 0.5
+
+
+@pytest.mark.parametrize("text, key", [
+    ("[table]\ndeals = 1" + "0" * 1000, "table.deals"),
+    ("[table]\nplayers = -1" + "0" * 1000, "table.players"),
+    ("[options.frap]\nante = 1" + "0" * 1000, "options.frap.ante"),
+])
+def test_a_config_integer_of_1001_digits_names_the_key_and_the_limit(tmp_path, text, key):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(config.ConfigError) as exc:
+        config.load(path)
+    assert str(exc.value) == f"{path}: {key}: integer too large: 1001 digits (limit 1000)"
+
+
+def test_host_arguments_of_1001_digits_name_the_limit():
+    import argparse
+
+    from frapnet.commands import host as host_cmd
+
+    p = argparse.ArgumentParser()
+    host_cmd.add_arguments(p)
+    d = "1" + "0" * 1000
+    assert host_cmd.check_arguments(p.parse_args(["--deals", d])) == \
+        "--deals: integer too large: 1001 digits (limit 1000)"
+    assert host_cmd.check_arguments(p.parse_args(["--port", d])) == \
+        "--port must be 0…65535 (0: any free port), not an integer of 1001 digits"
+
+
+@pytest.mark.parametrize("which", ["²", "9" * 5000, "٣"])
+def test_export_of_a_match_number_that_is_no_number_is_no_traceback(which):
+    from frapnet.commands.export import _choose
+
+    assert _choose([{"id": 1, "table": "T"}], which) is None
