@@ -122,3 +122,67 @@ def test_websocket_flood_error_reaches_a_peer_still_sending_issue_9(host):
     assert bodies[-1] == FLOOD_CLOSE[4:]  # one binary message per frame, without its length
     assert isinstance(events[-1], CloseConnection) and events[-1].code == 1000
     assert sum(1 for b in bodies if msgpack.unpackb(b)["type"] == "pong") == 49
+
+
+# --- the same, in-process: the timer and the slots ---------------------------------------------------
+
+from twisted.internet.address import IPv4Address  # noqa: E402
+from twisted.internet.testing import StringTransportWithDisconnection  # noqa: E402
+
+from frapnet.net import server  # noqa: E402
+from test_net_host import make  # noqa: E402
+
+
+class HalfCloseTransport(StringTransportWithDisconnection):
+    """A StringTransport that, like TCP, can close its write side only."""
+
+    write_closed = False
+
+    def loseWriteConnection(self):
+        self.write_closed = True
+
+
+def _connect(factory, port):
+    addr = IPv4Address("TCP", f"10.0.0.{port % 250 + 1}", port)
+    p = factory.buildProtocol(addr)
+    tr = HalfCloseTransport(peerAddress=addr)
+    tr.protocol = p
+    p.makeConnection(tr)
+    return p, tr
+
+
+def test_a_closing_connection_reads_and_drops_then_is_aborted_after_linger_issue_9():
+    table, factory, clock = make(players=2)
+    p, tr = _connect(factory, 1)
+    p.dataReceived(_pings(201))
+    assert tr.value().endswith(FLOOD_CLOSE) and tr.write_closed and tr.connected  # FIN sent, still reading
+    assert list(factory.lingering) == [p] and p not in factory.pending
+    tr.clear()
+    p.dataReceived(_pings(500) + b"\xff" * 70_000)  # dropped: no answer, nothing buffered
+    assert tr.value() == b"" and p._unprocessed == b"" and tr.connected
+    clock.advance(server.LINGER - 0.01)
+    assert tr.connected
+    clock.advance(0.02)
+    assert not tr.connected and not factory.lingering and not factory.connections  # aborted
+
+
+def test_closing_connections_free_their_slot_and_are_capped_issue_9():
+    table, factory, clock = make(players=2)
+    factory.max_connections = 2
+    closing = []
+    for i in range(server.MAX_LINGERING + 1):
+        p, tr = _connect(factory, 100 + i)
+        assert isinstance(p, server.HostProtocol)  # never busy: closing ones do not count
+        p.dataReceived(b"\x00\x00\x00\x02\x91\x01")  # not a map: malformed, closed
+        assert tr.value().endswith(wire.frame({"type": "error", "code": "malformed",
+                                               "message": "a message is a map, not list", "rule": None}))
+        closing.append(tr)
+    assert len(factory.lingering) == server.MAX_LINGERING and not closing[0].connected  # the oldest: aborted
+    assert all(tr.connected and tr.write_closed for tr in closing[1:])
+    (a, ta), (b, tb) = _connect(factory, 7), _connect(factory, 8)
+    assert isinstance(a, server.HostProtocol) and isinstance(b, server.HostProtocol)
+    c, tc = _connect(factory, 9)  # two open besides the closing ones: the oldest waiting one makes room
+    assert isinstance(c, server.HostProtocol) and ta.write_closed and not tb.write_closed
+    assert ta.value().endswith(wire.frame({"type": "error", "code": "busy",
+                                           "message": "too many connections are waiting for their hello; try again",
+                                           "rule": None}))
