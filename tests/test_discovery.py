@@ -127,6 +127,14 @@ def test_find_table_exact_case_prefix_and_clear_errors():
         discovery.find_table(ts, "kit")
     with pytest.raises(DiscoveryError, match=r"no table called 'attic' on the LAN \(tables seen: Den, Kitchen, kitchen 2\)"):
         discovery.find_table(ts, "attic")
+    ts.append(Table("Den\x1b[2J\u202e", "10.0.0.5", 4, {}))  # issue #9: any machine may announce a name
+    with pytest.raises(DiscoveryError) as exc:
+        discovery.find_table(ts, "attic")
+    assert str(exc.value) == r"no table called 'attic' on the LAN (tables seen: Den, Den\x1b[2J\u202e, Kitchen, kitchen 2)"
+    with pytest.raises(DiscoveryError) as exc:
+        discovery.find_table(ts, "de")
+    assert str(exc.value) == (r"several tables match 'de': Den at 10.0.0.4:3, Den\x1b[2J\u202e at 10.0.0.5:4; "
+                              "join one by HOST:PORT")
 
 
 def test_bad_names_interfaces_and_ports_are_refused():
@@ -265,3 +273,32 @@ def test_avahi_browse_sees_the_table(tmp_path):
     assert (txt["game"], txt["seats_free"], txt["players"], txt["password"], txt["protocol"]) == \
         ("frap", "3", "4", "yes", "1.0")
     assert '"seats_free=1"' in second
+
+
+def test_frapnet_tables_escapes_what_the_lan_announces_issue_9(monkeypatch, capsys):
+    """Issue #9 hostile input (the LAN): any machine may announce a table; its name and TXT
+    values reached the terminal raw (ESC, BEL, bidi), and a ``web`` port of "²" (a digit to
+    str.isdigit, not to int) ended `frapnet tables` in a traceback. Now they are escaped as the
+    host logs client text, and such a port is no web page; --json holds the real strings, every
+    control and format character a \\u escape."""
+    import json
+    from argparse import Namespace
+
+    from frapnet.commands import tables as tables_cmd
+
+    evil = discovery.Table("Den\x1b]0;pwned\x07\u202e", "192.168.1.5", 7777,
+                           {"game": "frap\x1b[2J", "seats_free": "3", "players": "4", "password": "no\x07",
+                            "web": "²"}, ["192.168.1.5"])
+    attic = discovery.Table("Attic", "192.168.1.6", 7777, {"game": "frap", "seats_free": "1", "players": "4",
+                                                           "password": "yes", "web": "8080"}, ["192.168.1.6"])
+    monkeypatch.setattr(discovery, "browse", lambda timeout, interfaces: [attic, evil])
+    assert tables_cmd.run(Namespace(timeout=1.0, interface=None, json=False)) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[1].split() == ["Attic", "frap", "1/4", "yes", "192.168.1.6:7777", "http://192.168.1.6:8080/"]
+    assert lines[2].split() == [r"Den\x1b]0;pwned\x07\u202e", r"frap\x1b[2J", "3/4", r"no\x07", "192.168.1.5:7777"]
+    assert not any(c in out for c in "\x1b\x07\u202e")
+    assert tables_cmd.run(Namespace(timeout=1.0, interface=None, json=True)) == 0
+    out = capsys.readouterr().out
+    assert not any(c in out for c in "\x1b\x07\u202e")
+    assert [t["name"] for t in json.loads(out)] == ["Attic", "Den\x1b]0;pwned\x07\u202e"]

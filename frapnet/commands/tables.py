@@ -17,13 +17,12 @@ def web_url_of(table) -> str:
     from frapnet.net.web import web_url
 
     port = table.props.get("web", "")
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        return ""
+    if not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 < int(port) < 65536:
+        return ""  # "²" is a digit to str.isdigit, not to int() (issue #9: any machine may announce)
     return web_url(table.address, int(port))
 
 
 def run(args) -> int:
-    import json
     import sys
 
     from frapnet.net import discovery
@@ -40,8 +39,10 @@ def run(args) -> int:
     except OSError as exc:
         print(f"frapnet tables: cannot listen for multicast DNS: {exc}", file=sys.stderr)
         return 1
+    from frapnet.stats import dumps_for_terminal, for_terminal as safe  # what the LAN says, escaped (issue #9)
+
     if args.json:
-        print(json.dumps([t.to_dict() for t in tables], ensure_ascii=False))
+        print(dumps_for_terminal([t.to_dict() for t in tables]))
         return 0
     if not tables:
         print(f"No tables found in {args.timeout:g} s.")
@@ -49,8 +50,9 @@ def run(args) -> int:
     rows = [("TABLE", "GAME", "FREE/SEATS", "PASSWORD", "ADDRESS", "WEB")]  # "3/4": 3 of 4 seats free
     for t in tables:
         p = t.props
-        rows.append((t.name, p.get("game", "?"), f"{p.get('seats_free', '?')}/{p.get('players', '?')}",
-                     p.get("password", "?"), f"{t.address}:{t.port}", web_url_of(t)))
+        rows.append((safe(t.name), safe(p.get("game", "?")),
+                     f"{safe(p.get('seats_free', '?'), 8)}/{safe(p.get('players', '?'), 8)}",
+                     safe(p.get("password", "?"), 8), f"{t.address}:{t.port}", web_url_of(t)))
     if not any(r[5] for r in rows[1:]):  # no table serves a web page: no WEB column
         rows = [r[:5] for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

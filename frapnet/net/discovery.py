@@ -30,6 +30,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from frapnet.net.protocol import for_log
+
 SERVICE_TYPE = "_frapnet._tcp.local."
 """The DNS-SD service type of a frapnet table (label ≤ 15 bytes, RFC 6763)."""
 MAX_INSTANCE = 63
@@ -380,9 +382,10 @@ def find_table(tables: list[Table], name: str) -> Table:
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
-            where = ", ".join(f"{t.name} at {t.address}:{t.port}" for t in hits)
+            where = ", ".join(f"{for_log(t.name, 64)} at {t.address}:{t.port}" for t in hits)
             raise DiscoveryError(f"several tables match {name!r}: {where}; join one by HOST:PORT")
-    seen = ", ".join(sorted(t.name for t in tables)) or "none"
+    # names any machine on the LAN announced: escaped for the terminal (issue #9)
+    seen = ", ".join(sorted(for_log(t.name, 64) for t in tables)) or "none"
     raise DiscoveryError(f"no table called {name!r} on the LAN (tables seen: {seen})")
 
 
