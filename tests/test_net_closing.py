@@ -186,3 +186,20 @@ def test_closing_connections_free_their_slot_and_are_capped_issue_9():
     assert ta.value().endswith(wire.frame({"type": "error", "code": "busy",
                                            "message": "too many connections are waiting for their hello; try again",
                                            "rule": None}))
+
+
+def test_busy_is_said_and_read_to_the_end_too_issue_9():
+    """A connection refused ``busy`` (17 from one address before their hello) has usually sent
+    its hello already: it gets the same half-close, its input dropped, aborted after LINGER."""
+    table, factory, clock = make(players=2)
+    waiting = [_connect(factory, 250 * i + 3) for i in range(16)]  # one address: 10.0.0.4
+    assert all(isinstance(p, server.HostProtocol) for p, _ in waiting)
+    p, tr = _connect(factory, 250 * 16 + 3)
+    assert isinstance(p, server._BusyProtocol) and factory.busy_lingering == 1
+    assert tr.value() == wire.frame({"type": "error", "code": "busy",
+                                     "message": "the host has too many connections; try later", "rule": None})
+    assert tr.write_closed and tr.connected
+    p.dataReceived(wire.frame({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Late"}))
+    assert tr.value().count(b"busy") == 1
+    clock.advance(server.LINGER + 0.01)
+    assert not tr.connected and factory.busy_lingering == 0
