@@ -5,11 +5,15 @@
                                   [--step 4] [--budget 150] [--seed 1]
 
 1. **12-seat table, fast clients.** A `start_host` table of 12 seats (asyncio reactor, as
-   `frapnet host` runs) in one process; 12 computer players (`frapnet.bots.client.Bot`, level
-   random, no think time) in another process play ``--deals`` deals as fast as the host lets
-   them. Figures:
-   - *host latency*: from the arrival of a frame carrying an ``act`` (the start of
-     ``HostProtocol.dataReceived``) to the return of that call, by which time the engine has
+   `frapnet host` runs) in one process; 12 players in another process play ``--deals`` deals as
+   fast as the host lets them: by default (``--latency-clients light``) the minimal protocol
+   clients of part 3 (random legal actions, the fair-deal nonces answered, msgpack decoding
+   only), so that the players' own CPU — on their own machines in a real game — takes as little
+   of this machine's cores from the host as it can; ``--latency-clients random`` plays
+   `frapnet.bots.client.Bot`s instead (each decoding, checking and modelling every view).
+   Figures:
+   - *host latency*: from the arrival of a frame carrying an ``act`` that is accepted (the start
+     of ``HostProtocol.dataReceived``) to the return of that call, by which time the engine has
      applied the action and the events and all 12 views have been encoded and written to the
      transports (the last view sent);
    - *client round trip*: in the client process, from sending an ``act`` at state version v to
@@ -33,6 +37,9 @@
 
 Both processes run on this machine's cores; on a 2-core machine the client process competes
 with the host, so the capacity figure is a lower bound for a host whose players sit elsewhere.
+``--pin`` keeps the host (and the echo server) on one CPU and the players (and the echo client)
+on the others — closer to players on other machines when nothing else runs; on a busy machine
+it is worse, since a pinned process cannot move away from other load.
 The client process runs with Python's garbage collector off (its pauses are not the host's);
 the host runs as `frapnet host` does. Per step it also prints both processes' CPU use, the
 host's CPU time per action, the worst event-loop lag, GC pauses and preemptions, so a failed
@@ -152,7 +159,11 @@ def _gc_tuning(reactor):
 def _instrument_host():
     """Time every dataReceived that carried an ``act``; record the size of every view frame."""
     from frapnet.net import server as hostmod
-    from frapnet.net import viewcodec, wire
+    from frapnet.net import wire
+    try:
+        from frapnet.net import viewcodec
+    except ImportError:  # a checkout from before net/viewcodec.py (A/B runs: PYTHONPATH=/tmp/old)
+        viewcodec = wire
 
     samples: list[float] = []
     cpu_samples: list[float] = []
