@@ -78,17 +78,36 @@ def _report_default(state, lang: str):
     return {"columns": [{"title": words(lang)["tricks"], "cells": [str(x) for x in tricks]}], "notes": []}
 
 
+_NONE: list = []
+_NO_MAP: dict = {}
+_SHARED: dict = {}
+"""Defaults that are the same for every state of a kind, made once: the very same objects from
+change to change, so that a host's fan-out reuses their bytes (issue #9). Never changed in place
+(a ui map is read, never written to: its fields are replaced, not mutated)."""
+
+
+def _shared(key, make):
+    """The object ``make()`` gave the first time for ``key`` (see :data:`_SHARED`)."""
+    out = _SHARED.get(key)
+    if out is None:
+        out = _SHARED[key] = make()
+    return out
+
+
 _DEFAULTS = {  # field -> its default, from (state, lang); in the order of FIELDS
     "title": lambda state, lang: state.spec.title,
     "goal": lambda state, lang: state.spec.summary or state.spec.title,
-    "special_cards": lambda state, lang: [], "keys": lambda state, lang: {}, "hints": lambda state, lang: {},
-    "ledger": lambda state, lang: defaults_ledger(state, lang),
+    "special_cards": lambda state, lang: _NONE, "keys": lambda state, lang: _NO_MAP,
+    "hints": lambda state, lang: _NO_MAP,
+    "ledger": lambda state, lang: _shared(("ledger", lang, state.spec.ledger), lambda: defaults_ledger(state, lang)),
     "pot": lambda state, lang: words(lang)["pot"] if state.spec.ledger == "chips" else None,
-    "columns": lambda state, lang: [], "cells": lambda state, lang: [[] for _ in range(state.players)],
-    "marks": lambda state, lang: [""] * state.players, "refusals": lambda state, lang: {},
-    "cursor": lambda state, lang: None, "card_marks": lambda state, lang: {},
-    "trick_marks": lambda state, lang: [], "last_trick_marks": lambda state, lang: [],
-    "legend": lambda state, lang: [], "report": _report_default, "options": option_pairs,
+    "columns": lambda state, lang: _NONE,
+    "cells": lambda state, lang: _shared(("cells", state.players), lambda: [[] for _ in range(state.players)]),
+    "marks": lambda state, lang: _shared(("marks", state.players), lambda: [""] * state.players),
+    "refusals": lambda state, lang: _NO_MAP,
+    "cursor": lambda state, lang: None, "card_marks": lambda state, lang: _NO_MAP,
+    "trick_marks": lambda state, lang: _NONE, "last_trick_marks": lambda state, lang: _NONE,
+    "legend": lambda state, lang: _NONE, "report": _report_default, "options": option_pairs,
 }
 assert tuple(_DEFAULTS) == FIELDS
 

@@ -171,7 +171,7 @@ _UI = {
         "goal": "Take tricks: frap promises two, whist one; each trick pays a quarter of the pot, "
                 "a broken promise pays a remise into the next pot.",
         "special": ["The turn-up sets trumps; a blind frapper or a cut-in player may take it (F16, F17)."],
-        "bid": "bid", "decl": {"frap": "frap", "blind_frap": "blind frap", "whist": "whist", "pass": "pass",
+        "bid": "bid", "columns": ["bid"], "decl": {"frap": "frap", "blind_frap": "blind frap", "whist": "whist", "pass": "pass",
                                "cut_in": "cut-in"},
         "follow": "{card} cannot be played now: follow suit {suit} (F20)",
         "ruff": "{card} cannot be played now: no {led} in your hand, so play a trump {trump} (F20)",
@@ -186,7 +186,7 @@ _UI = {
         "goal": "Берите взятки: фрап обещает две, вист — одну; каждая взятка приносит четверть кона, "
                 "невыполненное обещание — ремиз в следующий кон.",
         "special": ["Вскрышка задаёт козырь; фрапующий втёмную или подрезающий может её взять (F16, F17)."],
-        "bid": "заявка", "decl": {"frap": "фрап", "blind_frap": "фрап втёмную", "whist": "вист", "pass": "пас",
+        "bid": "заявка", "columns": ["заявка"], "decl": {"frap": "фрап", "blind_frap": "фрап втёмную", "whist": "вист", "pass": "пас",
                                   "cut_in": "подрезка"},
         "follow": "{card} сейчас нельзя: нужно ходить в масть {suit} (F20)",
         "ruff": "{card} сейчас нельзя: масти {led} нет, нужно бить козырем {trump} (F20)",
@@ -250,13 +250,19 @@ _REMEMBERED: dict = {}
 """Per (what, language): the last object it was made from and what it gave — see :func:`_remembered`."""
 
 
-def _remembered(what: str, source, lang: str, make):
+def _bid_cells(declared, lang):
+    """The bid column's cells, per seat (frapnet_view_ui's ``cells``)."""
+    t = _UI.get(lang, _UI["en"])
+    return [[t["decl"].get(x, "") if x else ""] for x in declared]
+
+
+def _remembered(what: str, source, lang: str, make, equal: bool = False):
     """``make(source, lang)``, the very same result as last time while ``source`` is the very same
     object (a match's options, the last deal's report: engine states share them and never change
-    them), so that the host's fan-out keeps their bytes from one change to the next (issue #9).
-    Callers must not change what it returns."""
+    them) — or, with ``equal``, an equal tuple (the seats' bids) — so that the host's fan-out keeps
+    their bytes from one change to the next (issue #9). Callers must not change what it returns."""
     last = _REMEMBERED.get((what, lang))
-    if last is None or last[0] is not source:
+    if last is None or (last[0] != source if equal else last[0] is not source):
         last = _REMEMBERED[(what, lang)] = (source, make(source, lang))
     return last[1]
 
@@ -268,12 +274,12 @@ def frapnet_view_ui(state, seat, lang):
     just taken by a cut-in, F17), the settlement's columns and the options in words (F27)."""
     t = _UI.get(lang, _UI["en"])
     d = state.deal
-    out = {
-        "title": t["title"], "goal": t["goal"], "special_cards": list(t["special"]), "keys": dict(UI_KEYS),
-        "columns": [t["bid"]], "options": _remembered("options", state.options, lang, _option_words),
+    out = {  # the same objects from change to change where nothing changed (see _remembered)
+        "title": t["title"], "goal": t["goal"], "special_cards": t["special"], "keys": UI_KEYS,
+        "columns": t["columns"], "options": _remembered("options", state.options, lang, _option_words),
     }
     if d is not None:
-        out["cells"] = [[t["decl"].get(d.declared[s], "") if d.declared[s] else ""] for s in range(d.n)]
+        out["cells"] = _remembered("cells", tuple(d.declared), lang, _bid_cells, equal=True)
     if state.reports:
         out["report"] = _remembered("report", state.reports[-1], lang, report_columns)
     if seat is not None:
