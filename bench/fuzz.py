@@ -125,9 +125,20 @@ BASE = {
     "error": {"type": "error", "code": "internal", "message": "x", "rule": None},
     "pong": {"type": "pong", "id": 1},
     "closing": {"type": "closing", "reason": "x", "result": None},
+    "rematch": {"type": "rematch", "accept": True},
+    "nonce_hash": {"type": "nonce_hash", "deal": 1, "hash": "0" * 64},
+    "nonce": {"type": "nonce", "deal": 1, "nonce": "0" * 64},
+    "rematch_offer": {"type": "rematch_offer", "result": {}, "seconds": 30, "waiting": [0], "match": 2},
+    "rematch_start": {"type": "rematch_start", "match": 2},
+    "shuffle_commit": {"type": "shuffle_commit", "deal": 1, "scheme": "frapnet-shuffle/1", "commitment": "0" * 64,
+                       "seats": [0], "time": 3},
+    "shuffle_hashes": {"type": "shuffle_hashes", "deal": 1, "hashes": ["0" * 64], "left_out": []},
+    "shuffle_reveal": {"type": "shuffle_reveal", "deal": 1, "proof": {}},
 }
+_MISSING = set(CLIENT_KINDS + HOST_KINDS) - set(BASE)
+assert not _MISSING, f"bench/fuzz.py has no base message for {sorted(_MISSING)} (docs/protocol.md kinds)"
 FIELDS = ["protocol", "name", "lang", "password", "token", "seat", "spectate", "table", "bot", "action",
-          "version", "text", "id", "view", "event", "code"]
+          "version", "text", "id", "view", "event", "code", "accept", "deal", "hash", "nonce", "rematch"]
 
 
 def _message_frame(rng: random.Random, kind: str) -> bytes:

@@ -208,6 +208,9 @@ def test_protocol_doc_lists_every_kind_and_error_code():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
     for kind in CLIENT_KINDS + HOST_KINDS:
         assert f"### `{kind}`" in doc, kind
+    import re
+    documented = set(re.findall(r"^### `([a-z_]+)`", doc, re.M))  # and every documented kind is known
+    assert documented == set(CLIENT_KINDS + HOST_KINDS), documented ^ set(CLIENT_KINDS + HOST_KINDS)
     for code in ERROR_CODES:
         assert f"| `{code}` |" in doc, code
     assert wire.frame({"type": "ping", "id": 1}).hex(" ") == \

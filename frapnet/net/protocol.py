@@ -33,7 +33,7 @@ MAX_ARG_LIST = 64
 """Most elements of a list argument (``buy [cards]``)."""
 
 CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping", "rematch", "nonce_hash", "nonce")
-HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing",
+HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing", "rematch_offer", "rematch_start",
               "shuffle_commit", "shuffle_hashes", "shuffle_reveal")
 
 ERROR_CODES = {
