@@ -37,10 +37,13 @@ def describe(rule: str, message: str) -> str:
 SHOWN = 60
 """Longest value, as its ``repr``, an error message quotes whole (:func:`shown`)."""
 
-MAX_INT_DIGITS = 1000
+MAX_INT_DIGITS = 100
 """Most decimal digits of a whole number the host takes for an option, ``--deals`` or a config
-file value: the most the protocol carries (:data:`frapnet.net.wire.MAX_BIGINT_DIGITS`, ext 1) —
-whatever the host takes, it sends to every player (F27)."""
+file value. Whatever the host takes it sends to every player (F27), and the amounts it grows
+into (a pot of four antes, remises compounding: F6) too — and the protocol carries at most
+:data:`frapnet.net.wire.MAX_BIGINT_DIGITS` (1,000) digits (ext 1): an ante of 1,000 digits made
+a pot of 1,001 on the first deal, and no client could decode the views. 100 leaves 900 digits
+of growth (about 3,000 doublings)."""
 
 MAX_ARG_DIGITS = 19
 """Most decimal digits of a whole number in an action's argument (a bid) or in a client

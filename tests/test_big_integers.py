@@ -6,8 +6,9 @@ some such values were taken although the protocol cannot carry them (a `--deals`
 "integer too large: N digits (limit L)", quotes no digits, and changes nothing.
 
 Limits: 19 digits for a number in a client message (versions, seats, deals, ids, an action's
-argument: never amounts); 1,000 for a value the host sends (options, `--deals`, the config
-file): :data:`frapnet.net.wire.MAX_BIGINT_DIGITS`, the most the protocol's ext 1 carries.
+argument: never amounts); 100 for a value the host sends (options, `--deals`, the config file),
+well under the 1,000 digits the protocol's ext 1 carries (:data:`frapnet.net.wire.MAX_BIGINT_DIGITS`):
+the amounts grow from it.
 """
 from __future__ import annotations
 
@@ -31,8 +32,29 @@ BIG = 10 ** 999  # 1,000 digits: as much as ext 1 carries
 BIGGER = 10 ** 1000  # 1,001 digits
 
 
-def test_the_limit_is_the_wires():
-    assert MAX_INT_DIGITS == wire.MAX_BIGINT_DIGITS == 1000
+def test_the_largest_ante_still_travels_F6():
+    """An ante of 1,000 digits was taken, and the first deal's pot (1,001 digits) could not be
+    sent: every client failed to decode the views (the host's own computer players: CRITICAL
+    tracebacks, the match stuck). The largest ante taken now plays deals whose every view decodes."""
+    assert (MAX_INT_DIGITS, wire.MAX_BIGINT_DIGITS) == (100, 1000)
+    import random
+
+    from frapnet.plugins import default_registry
+
+    ante = 4 * 10 ** (MAX_INT_DIGITS - 1)  # 100 digits
+    rng = random.Random(3)
+    st = engine.new_match("frap", 4, {"ante": ante}, (), default_registry())
+    for _ in range(4):
+        deck = engine.pack(st)
+        rng.shuffle(deck)
+        st, _ = engine.start_deal(st, deck, 0 if st.dealer is None else None)
+        while st.phase == engine.DEAL:
+            seat = st.to_act[0]
+            st, _ = engine.apply(st, seat, rng.choice(engine.legal_actions(st, seat)))
+        for seat in (None, 0, 1, 2, 3):
+            view = engine.view(st, seat)
+            assert wire.decode(wire.frame({"type": "view", "view": view})[4:])["view"]["balances"] == view["balances"]
+    assert max(digits(b) for b in st.balances) > MAX_INT_DIGITS  # the amounts grew past the ante's digits
 
 
 @pytest.mark.parametrize("n, d", [(0, 1), (9, 1), (10, 2), (-10, 2), (10 ** 18 - 1, 18), (10 ** 18, 19),
@@ -137,14 +159,14 @@ def test_options_and_arguments_quote_no_digits(registry):
 def test_an_option_of_1001_digits_is_refused_naming_the_limit_quickly():
     from frapnet.commands._options import parse_options
 
-    assert parse_options(["ante=" + "4" + "0" * 999]) == {"ante": 4 * BIG}  # 1,000 digits: in
+    assert parse_options(["ante=" + "4" + "0" * 99]) == {"ante": 4 * 10 ** 99}  # 100 digits: in
     with pytest.raises(ValueError) as exc:
         parse_options(["ante=1" + "0" * 1000])
-    assert str(exc.value) == "--option ante: integer too large: 1001 digits (limit 1000)"
+    assert str(exc.value) == "--option ante: integer too large: 1001 digits (limit 100)"
     t = time.perf_counter()
     with pytest.raises(ValueError) as exc:
         parse_options(["ante=-" + "7" * 300_000])  # never parsed: int() of it would take seconds
-    assert str(exc.value) == "--option ante: integer too large: 300000 digits (limit 1000)"
+    assert str(exc.value) == "--option ante: integer too large: 300000 digits (limit 100)"
     assert time.perf_counter() - t < 0.5
 
 
@@ -158,7 +180,7 @@ def test_a_config_integer_of_1001_digits_names_the_key_and_the_limit(tmp_path, t
     path.write_text(text)
     with pytest.raises(config.ConfigError) as exc:
         config.load(path)
-    assert str(exc.value) == f"{path}: {key}: integer too large: 1001 digits (limit 1000)"
+    assert str(exc.value) == f"{path}: {key}: integer too large: 1001 digits (limit 100)"
 
 
 def test_host_arguments_of_1001_digits_name_the_limit():
@@ -170,7 +192,7 @@ def test_host_arguments_of_1001_digits_name_the_limit():
     host_cmd.add_arguments(p)
     d = "1" + "0" * 1000
     assert host_cmd.check_arguments(p.parse_args(["--deals", d])) == \
-        "--deals: integer too large: 1001 digits (limit 1000)"
+        "--deals: integer too large: 1001 digits (limit 100)"
     assert host_cmd.check_arguments(p.parse_args(["--port", d])) == \
         "--port must be 0…65535 (0: any free port), not an integer of 1001 digits"
 
