@@ -114,7 +114,8 @@ def test_record_file_is_exported_at_deal_ends_and_exit_only(tmp_path, monkeypatc
     table, factory, clock, db = journaled(tmp_path, record=str(path))
     exports = []
     real = journalmod.write_atomically
-    monkeypatch.setattr(journalmod, "write_atomically", lambda p, t: (exports.append(table.state.phase), real(p, t)))
+    monkeypatch.setattr(journalmod, "write_atomically",
+                        lambda p, t, **kw: (exports.append(table.state.phase), real(p, t, **kw)))
     conns = seat_all(factory)
     c = to_act(conns)[0]
     c.act(c.view["actions"][0]["action"])
@@ -130,6 +131,30 @@ def test_record_file_is_exported_at_deal_ends_and_exit_only(tmp_path, monkeypatc
     assert exported == engine.record(table.state)
     table.finish("host stopping")
     assert len(exports) == 2
+
+
+def test_a_record_holding_a_deal_in_play_is_readable_by_its_owner_only(tmp_path):
+    """Issue #9 (found by a newcomer): `--record FILE` written when the host stops in the middle
+    of a deal holds that deal's deck and shuffle secrets — every hand of the deal the same
+    command resumes — so it is mode 0600 then, like the journal; written at a deal's end (every
+    deal in it revealed) it has the user's usual mode, to be shared and verified."""
+    import os
+    import stat
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "r.json"
+        table, factory, clock, db = journaled(tmp_path, record=str(path))
+        conns = seat_all(factory)
+        while table.state.deal_no == 1 and table.state.phase == engine.DEAL:
+            play_random(table, conns, clock, random.Random(5), 1)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644  # deal 1 over and revealed
+        while table.state.phase != engine.DEAL or not table.state.history:
+            clock.advance(0.01)
+        table.finish("host stopping")  # deal 2 in play
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert record.load(str(path))["deals"][-1]["deck"]  # (what it protects: the deal's deck)
+    finally:
+        os.umask(old)
 
 
 def test_a_finished_match_is_not_resumed_a_stopped_one_is(tmp_path):

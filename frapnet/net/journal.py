@@ -141,9 +141,9 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
-def write_atomically(path: str, text: str) -> None:
-    """``text`` into ``path`` via ``path.tmpPID``: written, fsync'd, renamed over ``path``;
-    temporaries of dead processes beside it are removed first."""
+def write_atomically(path: str, text: str, private: bool = False) -> None:
+    """``text`` into ``path`` via ``path.tmpPID``: written, fsync'd, renamed over ``path`` (mode 0600
+    if ``private``); temporaries of dead processes beside it are removed first."""
     for stale in glob.glob(glob.escape(path) + ".tmp*"):
         pid = stale[len(path) + 4:]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
@@ -151,9 +151,9 @@ def write_atomically(path: str, text: str) -> None:
                 os.remove(stale)
             except OSError:
                 pass
-    tmp = f"{path}.tmp{os.getpid()}"
+    tmp, mode = f"{path}.tmp{os.getpid()}", 0o600 if private else 0o666
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode), "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -204,7 +204,8 @@ class NullJournal:
 
 class RecordFile(NullJournal):
     """Exports the match as a deal record (record-format.md) to ``path`` at every deal end and
-    when the table ends — never per move. A failure to write is logged; the table goes on."""
+    when the table ends — never per move; readable by its owner only while it holds a deal in play (its
+    deck and shuffle secrets: every hand). A failure to write is logged; the table goes on."""
 
     def __init__(self, path: str | None) -> None:
         super().__init__()
@@ -221,7 +222,7 @@ class RecordFile(NullJournal):
             for deal, proof in zip(rec["deals"], self.proofs):
                 if proof is not None:
                     deal["shuffle"] = proof
-            write_atomically(self.record_path, record.dumps(rec) + "\n")
+            write_atomically(self.record_path, record.dumps(rec) + "\n", private=state.phase == engine.DEAL)
             self.exports += 1
         except OSError as exc:
             log.error("cannot write the record {path}: {err}", path=self.record_path, err=exc)
