@@ -850,3 +850,30 @@ def test_F20_refusal_says_follow_suit_only_when_certain():
     s2 = screen_at(st, 2)
     s2.mode = None
     assert s2.refusal("JS") == "J♠ cannot be chosen now."
+
+
+def test_turn_clock_counts_down_on_the_screen_from_the_views_deadlines():
+    """Issue #9 item 4 (the turn clock; docs/protocol.md ``deadlines``, docs/hosting.md
+    ``--turn-time``): the seat to act sees its seconds left beside "Your turn", the others see
+    them beside its name; counted down from the view's arrival (a fake clock here), never below
+    0, in Russian too; no clock (nil) shows nothing."""
+    st = table()
+    seat = st.to_act[0]
+    now = [100.0]
+    for lang, mine, other in (("en", "Your turn 42 s left", "· 42 s left"), ("ru", "Ваш ход осталось 42 с", "· осталось 42 с")):
+        me, watcher = Screen(i18n.translation(lang).gettext, lang), Screen(i18n.translation(lang).gettext, lang)
+        for s, who in ((me, seat), (watcher, (seat + 1) % st.players)):
+            s.clock = lambda: now[0]
+            v = view(st, who, lang)
+            v["deadlines"] = [None] * st.players
+            v["deadlines"][seat] = 42.0
+            s.set_view(v)
+        assert mine in text_of(render.hand(me, 100))
+        assert NAMES[seat] + " " + other in text_of(render.hand(watcher, 100))
+        now[0] += 12.3
+        assert me.time_left(seat) == 30 and watcher.time_left(seat) == 30
+        now[0] += 100
+        assert me.time_left(seat) == 0
+        now[0] = 100.0
+    plain = screen_at(st, seat)
+    assert plain.time_left(seat) is None and "s left" not in text_of(render.hand(plain, 100))

@@ -143,7 +143,7 @@ class ClientApp:
         ])
         self.app = Application(layout=Layout(self.root, focused_element=self.top), key_bindings=self._keys(),
                                style=Style.from_dict(render.STYLE), full_screen=True, mouse_support=mouse,
-                               input=input, output=output)
+                               input=input, output=output, refresh_interval=1.0)  # the turn clock's countdown
 
     # --- drawing -------------------------------------------------------------------------------
     MIN_COLUMNS, MIN_ROWS = 80, 24

@@ -16,6 +16,8 @@ map (docs/protocol.md), written by the game plugin in the player's language.
 """
 from __future__ import annotations
 
+import math
+import time
 from collections import Counter, deque
 from typing import Any, Callable
 
@@ -39,10 +41,14 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
     (i18n.translation(lang)); ``lang`` the language cards are named in.
     """
 
+    clock: Callable[[], float] = time.monotonic
+    """Seconds, for the turn clock's countdown (tests set a fake one)."""
+
     def __init__(self, gettext: Callable[[str], str] | None = None, lang: str = "en"):
         self._ = gettext or (lambda s: s)
         self.lang = lang
         self.view: dict | None = None
+        self.view_at = 0.0                        # clock() when the view arrived (the turn clock counts from it)
         self.welcome: dict | None = None
         self.status = "connecting"
         self.log: deque[tuple[str, str]] = deque(maxlen=LOG_LINES)
@@ -112,7 +118,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         view = clean_view(view)
         prev = self.view
         was_my_turn = self.my_turn
-        self.view = view
+        self.view, self.view_at = view, self.clock()
         if not self._explained:
             self._explain(view)
         n = self.players
@@ -320,6 +326,23 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat in self.to_act
+
+    def time_left(self, seat) -> int | None:
+        """Whole seconds ``seat`` has left to act by the turn clock (issue #9: the view's
+        ``deadlines``, counted down from the view's arrival; 0 once run out), or None where no
+        clock runs (docs/protocol.md ``deadlines``)."""
+        d = (self.view or {}).get("deadlines")
+        if not isinstance(d, list) or not isinstance(seat, int) or not 0 <= seat < len(d):
+            return None
+        left = d[seat]
+        if isinstance(left, bool) or not isinstance(left, (int, float)) or not math.isfinite(left):
+            return None
+        return max(0, math.ceil(min(left, 86400.0) - (self.clock() - self.view_at)))
+
+    def clock_text(self, seat) -> str:
+        """`` · 42 s`` — ``seat``'s turn clock for a heading — or ``""`` where none runs."""
+        left = self.time_left(seat)
+        return "" if left is None else " · " + self._("{n} s left").format(n=left)
 
     @property
     def mid_deal(self) -> bool:

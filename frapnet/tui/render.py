@@ -178,8 +178,11 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
         return out + [("", "\n")]
     if s.my_turn:
         out += [("class:yourturn", " " + _("Your turn") + " ")]
+        if s.clock_text(s.seat):  # the turn clock (--turn-time): a computer player moves when it runs out
+            out += [("class:yourturn", s.clock_text(s.seat).lstrip(" ·") + " ")]
     elif s.to_act:
-        out += [("class:dim", " " + _("Waiting for {who}").format(who=", ".join(s.name(x) for x in s.to_act)))]
+        out += [("class:dim", " " + _("Waiting for {who}").format(
+            who=", ".join(s.name(x) + s.clock_text(x) for x in s.to_act)))]
     elif s.rematch_heading():  # the rematch offer at the match's end: r plays again, n leaves
         out += [("class:yourturn" if s.rematch_question else "class:dim", " " + s.rematch_heading() + " ")]
     elif v.get("match_over") or s.final_deal:

@@ -25,6 +25,7 @@
       "dealer": "сдаёт", "deal": "сдача", "pot": "кон", "treasure": "клад", "trump": "козырь", "turn-up": "вскрышка",
       "taken": "взята", "dead": "вне игры", "talon": "талон", "trick": "взятка", "last trick": "прошлая взятка",
       "Your turn": "Ваш ход", "Waiting for {who}": "Ждём: {who}", "Watching.": "Вы смотрите.",
+      "{n} s left": "осталось {n} с",
       "Watching. To act: {who}": "Вы смотрите. Ходит: {who}",
       "Waiting for players: {k} of {n} seats taken": "Ждём игроков: занято {k} из {n} мест",
       "The next deal starts in a moment.": "Скоро следующая сдача.", "The match is over.": "Партия окончена.",
@@ -259,6 +260,7 @@
   }
   function setView(v) {
     S.view = v;
+    S.viewAt = Date.now();  // the turn clock's countdown runs from the view's arrival (protocol.md "deadlines")
     const sig = JSON.stringify((v.actions || []).map((a) => a && a.action), (k, x) => typeof x === "bigint" ? x.toString() : x);
     if (sig !== S.actionsSig) { S.actionsSig = sig; S.selected = []; }
     if (Array.isArray(v.sheet)) {  // the host's score sheet: every deal of the match (protocol.md "view")
@@ -473,18 +475,31 @@
     }
     return { simple, card, cards };
   }
+  // the turn clock (--turn-time): seconds left per seat, counted down from the view's arrival
+  function timeLeft(seat) {
+    const d = S.view && Array.isArray(S.view.deadlines) ? S.view.deadlines[Number(seat)] : null;
+    if (typeof d !== "number" || !isFinite(d)) return null;
+    return Math.max(0, Math.ceil(Math.min(d, 86400) - (Date.now() - (S.viewAt || 0)) / 1000));
+  }
+  function clockText(seat) {
+    const left = timeLeft(seat);
+    return left === null ? "" : " · " + t("{n} s left", { n: left });
+  }
+  function timedNames(seats) { return seats.map((s) => name(s) + clockText(s)).join(", "); }
+  setInterval(() => {  // once a second, only the line that shows whose turn it is
+    const v = S.view;
+    if (v && (v.to_act || []).some((s) => timeLeft(s) !== null) && !S.closed) renderTurn(v);
+  }, 1000);
   function sameSet(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
-  function renderMe(v) {
+  function renderTurn(v) {  // the line that says whose turn it is (and the turn clock's seconds)
     const me = isInt(v.seat);
-    el("me").hidden = false;
-    el("leave-row").hidden = !me || !!S.closed;
     const turn = el("turn");
     const toAct = (v.to_act || []).map(Number);
     const who = toAct.map(name).join(", ");
     turn.className = "";
-    if (!me) turn.textContent = who ? t("Watching. To act: {who}", { who }) : t("Watching.");
-    else if (toAct.includes(Number(v.seat))) { turn.textContent = t("Your turn"); turn.className = "mine"; }
-    else if (toAct.length) turn.textContent = t("Waiting for {who}", { who });
+    if (!me) turn.textContent = who ? t("Watching. To act: {who}", { who: timedNames(toAct) }) : t("Watching.");
+    else if (toAct.includes(Number(v.seat))) { turn.textContent = t("Your turn") + clockText(v.seat); turn.className = "mine"; }
+    else if (toAct.length) turn.textContent = t("Waiting for {who}", { who: timedNames(toAct) });
     else if (S.rematch && !S.closed) {
       const r = S.rematch;
       turn.textContent = !r.asked ? t("The match is over; the players are asked whether they play again.")
@@ -496,6 +511,12 @@
       const taken = (v.connection || []).filter((c) => c && c !== "empty").length;
       turn.textContent = t("Waiting for players: {k} of {n} seats taken", { k: taken, n: amount(v.players) });
     } else turn.textContent = t("The next deal starts in a moment.");
+  }
+  function renderMe(v) {
+    const me = isInt(v.seat);
+    el("me").hidden = false;
+    el("leave-row").hidden = !me || !!S.closed;
+    renderTurn(v);
     const hand = el("hand"), acts = el("actions");
     hand.replaceChildren();
     acts.replaceChildren();
