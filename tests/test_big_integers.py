@@ -202,3 +202,21 @@ def test_export_of_a_match_number_that_is_no_number_is_no_traceback(which):
     from frapnet.commands.export import _choose
 
     assert _choose([{"id": 1, "table": "T"}], which) is None
+
+
+def test_resuming_a_record_whose_ante_is_too_large_to_host_is_refused(tmp_path, registry):
+    """A record may hold any amount (F6: `frapnet replay` reads a 5,001-digit ante), but a host
+    sends them to every player: `frapnet host --resume` of such a record started and no client
+    could decode its views. Now: exit 2, naming the option and the limit."""
+    import subprocess
+
+    from frapnet import record
+
+    path = tmp_path / "big.json"
+    path.write_text(record.dumps(engine.record(engine.new_match("frap", 4, {"ante": 4 * 10 ** 100}, (), registry))))
+    p = subprocess.run([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1", "--no-announce",
+                        "--resume", "--record", str(path), "--db", str(tmp_path / "j.sqlite3")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == (f"frapnet host: --resume: {path}: option 'ante': integer too large: 101 digits (limit 100); "
+                        "a host sends it, and the amounts that grow from it, to every player\n")

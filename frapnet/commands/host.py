@@ -210,6 +210,13 @@ def run(args) -> int:
             return 2
         args.game, args.players, args.house_rule = st.game, st.players, list(st.house_rules)
         options = dict(st.options)
+        from frapnet.errors import MAX_INT_DIGITS, too_large
+        for key, value in options.items():  # a record holds any amount (F6); a host must send it (issue #9)
+            big = too_large(value, MAX_INT_DIGITS)
+            if big:
+                print(f"frapnet host: --resume: {args.record}: option {key!r}: {big}; a host sends it, and the "
+                      "amounts that grow from it, to every player", file=sys.stderr)
+                return 2
         from_cfg = set()
         # the table keeps its name (issue #10): as the journal stored it, or an older host beside the record
         args.name = args.name or table_of_record(args.db, args.record) or saved_table_name(args.record)
