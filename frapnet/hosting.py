@@ -184,6 +184,7 @@ def start_host(reactor, config: HostConfig, *, registry=None) -> HostHandle:
         raise
     handle = HostHandle(reactor, listener, factory, table, [], finished)
     handle.journal, handle.match_id, handle.resumed = db, match_id, resumed
+    table.resumes = db is not None and config.continue_unfinished  # closing's resumable (issue #9)
     if config.web is not None:
         from frapnet.net.web import listen_web
         try:

@@ -282,7 +282,9 @@ class TableClient:
         elif kind == "closing":
             self.closing = msg
             self._done = True
-            self.checker.closing()  # a dealt deal never revealed: its verdict goes to on_fairness
+            # a dealt deal never revealed: its verdict goes to on_fairness (failed, or interrupted
+            # when the host's journal resumes the match, ``resumable``: issue #9)
+            self.checker.closing(resumable=msg.get("resumable") is True)
             # (a subclass that overrides _message to report closing itself is not called twice)
             if self.on_closing is not None and type(self)._message is TableClient._message:
                 self.on_closing(msg)

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from frapnet import fairness
 
 OK, PARTIAL, MISMATCH, UNCHECKED = "ok", "partial", "mismatch", "unchecked"
+INTERRUPTED = "interrupted"  # the host stopped mid-deal and resumes the match (issue #9)
 
 
 @dataclass
@@ -26,8 +27,10 @@ class Verdict:
     """The check of one deal: ``deal`` (number, from 1), ``status`` — ``"ok"`` (everything
     checked), ``"partial"`` (commitment and nonces checked; the cards could not be, e.g. the
     game is not installed here), ``"mismatch"`` (the host did not deal what it committed to:
-    ``problem`` says what) or ``"unchecked"`` (the deal was not followed from its start) —
-    and ``text``, one line for people."""
+    ``problem`` says what), ``"unchecked"`` (the deal was not followed from its start) or
+    ``"interrupted"`` (the host stopped before revealing it and its journal resumes the match:
+    not a failure; it is checked if its reveal comes to this checker after the resume, issue #9)
+    — and ``text``, one line for people."""
     deal: int
     status: str
     text: str
@@ -164,8 +167,12 @@ class DealChecker:
         if d is not None and event.get("type") == "play" and isinstance(event.get("card"), str):
             d.played.add((event.get("seat"), event["card"]))
 
-    def closing(self) -> list[Verdict]:
-        """The host is closing: a dealt deal that was never revealed is flagged."""
+    def closing(self, resumable: bool = False) -> list[Verdict]:
+        """The host is closing: a dealt deal that was never revealed is flagged — unless the
+        host says it is ``resumable`` (``closing``'s ``resumable``, issue #9): then the deal was
+        interrupted, is kept, and is checked when its reveal comes after the resume."""
+        if resumable:
+            return [self._verdict(d, INTERRUPTED, None) for d in sorted(self.deals) if self.deals[d].seen_view]
         return [v for d in sorted(self.deals) for v in self._unrevealed(d)]
 
     # --- the check ----------------------------------------------------------------------------
@@ -284,6 +291,10 @@ class DealChecker:
             text = f"✓ deal {deal}: the commitment and nonces check; {problem}"
         elif status == UNCHECKED:
             text = f"deal {deal} not checked: {problem}"
+        elif status == INTERRUPTED:
+            text = (f"deal {deal} was interrupted: the host stopped before revealing its shuffle; it is "
+                    f"checked when the host reveals it after resuming (if it cannot be checked then, "
+                    f"it is not checked)")
         else:
             text = f"⚠⚠ DEAL {deal} FAILED THE FAIRNESS CHECK: {problem} — the host did not deal the deck it committed to"
         v = Verdict(deal, status, text, problem if status == MISMATCH else None)

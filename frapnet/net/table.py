@@ -76,6 +76,9 @@ class Table:
         self._next_deal_call = None
         self.fanout = Fanout(self)
         self.journal = journal if journal is not None else RecordFile(config.record)
+        # the host's journal resumes an unfinished match with the same command (set by
+        # frapnet.hosting for a journal with continue_unfinished): closing says ``resumable``
+        self.resumes = False
         self.takeover = Takeover(self, clock, choose, config.level, config.bot_delay, config.seed, config.turn_time)
         self.dealing = FairDealing(self, config.nonce_time)  # every deal's commit–reveal (fairness.md)
         self.actions_applied = 0
@@ -436,7 +439,10 @@ class Table:
         self.journal.finished(st, self.result, over, reason)
         log.info("table {table}: {reason}; result {result}", table=self.name, reason=reason,
                  result=json.dumps(self.result))
-        self.fanout.send_all({"type": "closing", "reason": reason, "result": self.result})
+        # resumable (issue #9): the same host command resumes this match from its journal, so the
+        # clients keep their seat tokens and an unrevealed deal is interrupted, not failed
+        self.fanout.send_all({"type": "closing", "reason": reason, "result": self.result,
+                              "resumable": bool(self.resumes and not over)})
         if self.on_finish is not None:
             self.on_finish(self.result)
 

@@ -280,7 +280,7 @@ def run_client(reactor, host: str, port: int, name: str, lang: str = "en", *, pa
     benchmarks); ``local``: the host runs in this process and stops when the player leaves.
     ``remember``: keep the seat token on disk (:mod:`frapnet.tui.tokens`, ``tokens_file`` or the
     default path) so a later run gets the seat back; it is forgotten when the player leaves or
-    the table closes, and a saved ``token`` the host no longer knows (``bad_token``) is dropped
+    the table closes (kept when the host says the match resumes, ``resumable``: issue #9), and a saved ``token`` the host no longer knows (``bad_token``) is dropped
     and a new seat is taken.
     """
     from twisted.internet import defer
@@ -317,7 +317,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         msg = msg if isinstance(msg, dict) else getattr(box.get("c"), "closing", None)
         if msg and screen.closed is None:
             screen.set_closing(msg)
-            if remember:
+            if remember and not tokens.keeps_seat(msg):
                 _forget()
             ui.refresh()
 
@@ -417,8 +417,11 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         if not ui.quitting:
             client.close()
         else:
-            if remember:
-                _forget()  # leaving gives the seat up: its token is no use any more
+            if remember and not screen.resumable:
+                # leaving gives the seat up: its token is no use any more — unless the host closed
+                # the table saying it resumes the match (closing's resumable, issue #9): quitting
+                # then leaves nothing, and the same join command takes the seat back
+                _forget()
             # let the leave message go out before the connection closes
             await _sleep(reactor, 0.05)
             client.close()

@@ -74,6 +74,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         self._bases: dict[int, list] = {}         # deal_no → balances before that deal
         self._settled: set = set()                # deal numbers whose settlement was shown
         self.closed: str | None = None            # the host's reason, once the table has closed
+        self.resumable = False                    # the host said the match resumes (closing's resumable, issue #9)
         self.local = False                        # the host runs in this process (frapnet play)
         self._turn_up_seen: set = set()           # deals that showed a turn-up card (F10)
         self._explained = False                   # the game's goal and the table rules are logged
@@ -226,6 +227,10 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
             text += " " + _("Final balances:") + " " + ", ".join(
                 f"{self.name(i)} {fmt_amount(b)}" for i, b in enumerate(bal))
         self.add_log("status", text)
+        if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
+            self.resumable = True
+            self.add_log("status", _("The host stopped; the match is not over. Once the host is back, run the "
+                                     "same join command again to take your seat back."))
         self.add_log("status", _("Press q to quit."))
         if self.scores:
             self._open_scores()
@@ -261,6 +266,10 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         elif status == "ok":
             self.fair_deal = deal
             self.add_log("status", _("✓ deal {n} is fair: every card you saw is where the shuffle put it").format(n=deal))
+        elif status == "interrupted":  # the host stopped mid-deal and resumes the match (issue #9)
+            self.add_log("status", _("Deal {n} was interrupted: the host stopped before revealing its shuffle. "
+                                     "It is checked when the host reveals it after resuming; "
+                                     "if it cannot be checked then, it is not checked.").format(n=deal))
         elif status == "partial":
             self.fair_deal = deal
             self.add_log("status", _("✓ deal {n}: commitment and nonces check; cards not checked here").format(n=deal))

@@ -79,3 +79,11 @@ def forget_token(host: str, port: int, table: str | None = None, path: Path | No
     data = _load(p)
     if data.pop(table_key(host, port, table), None) is not None:
         _store(p, data)
+
+
+def keeps_seat(closing: dict) -> bool:
+    """Does the host's ``closing`` message leave the seat token worth keeping? Yes when it says
+    ``resumable`` (the host stopped; its journal resumes the match with the same command, and
+    the same join command takes the seat back — issue #9); a match over, or a host without a
+    journal, makes the token useless."""
+    return isinstance(closing, dict) and closing.get("resumable") is True

@@ -40,6 +40,8 @@
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
       "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
       "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
+      "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.":
+        "Хост остановлен; партия не окончена. Когда хост снова заработает, обновите эту страницу — и вы вернётесь на своё место.",
       "The match is over. Play again with the same seats? Answer within {n} s.": "Партия окончена. Сыграть ещё раз тем же составом? Ответ в течение {n} с.",
       "Play again": "Сыграть ещё", "No, leave the table": "Нет, выйти из-за стола",
       "You will play again; waiting for the others to answer.": "Вы играете ещё раз; ждём ответа остальных.",
@@ -213,7 +215,9 @@
       case "closing":
         S.rematch = null;
         S.closed = msg;
-        if (msg.result && typeof msg.result === "object") save({ token: null });
+        // resumable (issue #9): the host stopped and resumes this match; keep the seat token
+        if (msg.resumable === true) addLog("status", t("The host stopped; the match is not over. Once the host is back, reload this page to take your seat back."));
+        else if (msg.result && typeof msg.result === "object") save({ token: null });
         if (String(msg.reason || "").startsWith("replaced")) {
           // another window or device sat down with this seat's token: do not fight it for the seat
           S.closed = { reason: t("This seat is now played in another window or device."), result: null };
