@@ -116,6 +116,29 @@ def test_a_match_played_to_its_deals_is_not_resumable_issue_9():
     assert [(m["reason"], m["resumable"]) for m in conns[0].log if m["type"] == "closing"] == [("match over", False)]
 
 
+def test_a_late_answer_to_our_own_nonce_after_a_reconnect_is_not_shown_issue_9():
+    """A reconnect mid-deal: the host sends the shuffle's commit (``dealt``) and hashes again,
+    the client's checker answers with its nonce once more, the host says ``late`` ("nonce: no
+    shuffle is waiting for an answer now") — expected, so it never reaches on_error."""
+    table, factory, clock = _table(players=2, nonce_time=1.0)
+    a, b = ClientPeer(factory, "Olga"), ClientPeer(factory, "Ivan")
+    _dealt(table, [a, b], clock)
+    token = a.client.token
+    assert token and a.shown_errors == []
+    a.tr.loseConnection()
+    again = ClientPeer(factory, "Olga", client=a.client, token=token)
+    for _ in range(3):
+        again.read()
+        b.read()
+    errors = [m for m in again.msgs if m["type"] == "error"]
+    assert [(m["code"], m["message"]) for m in errors] == [("late", "nonce: no shuffle is waiting for an answer now")]
+    assert again.shown_errors == [] and a.client.errors == 1  # counted, not shown
+    # any other error still reaches the player
+    again.send({"type": "act", "action": ["nonsense"], "version": table.state.version})
+    again.read()
+    assert [e["code"] for e in again.shown_errors] != [] and "late" not in [e["code"] for e in again.shown_errors]
+
+
 def test_the_terminal_client_says_the_host_stopped_and_how_to_take_the_seat_back_issue_9():
     msg = {"type": "closing", "reason": "host stopping", "resumable": True,
            "result": {"balances": [-100, -100], "pot": 200, "match_over": False}}

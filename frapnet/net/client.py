@@ -268,7 +268,11 @@ class TableClient:
                     d.errback(JoinError(err["code"], err["message"]))
                 if proto.transport is not None:
                     proto.transport.loseConnection()
-            if self.on_error is not None:
+            if err["code"] == "late":
+                # only ever the answer to our own nonce_hash/nonce (protocol.md): expected after a
+                # reconnect, when the shuffle it was for is over — nothing for the player (issue #9)
+                log.debug("late nonce answer: {message}", message=str(err["message"])[:200])
+            elif self.on_error is not None:
                 self.on_error(err)
         elif kind in ("shuffle_commit", "shuffle_hashes"):
             reply = (self.checker.commit if kind == "shuffle_commit" else self.checker.hashes)(msg)

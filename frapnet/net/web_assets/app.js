@@ -258,6 +258,9 @@
       return;
     }
     if (msg.code === "stale") return; // a newer view is on its way
+    // late: only ever the answer to our own nonce_hash/nonce (protocol.md), expected after a
+    // reconnect when that shuffle is over — nothing for the player (issue #9)
+    if (msg.code === "late") { console.debug("late nonce answer:", text); return; }
     S.message = text;
     addLog("error", text);
     render();
