@@ -26,7 +26,7 @@ from frapnet.tui.faces import SUIT_SYMBOLS, card_face, hand_order  # noqa: F401 
 from frapnet.tui.keys import KeysMixin
 from frapnet.tui.rematch import RematchMixin
 from frapnet.tui.scores import ScoresMixin
-from frapnet.tui.text import NAME_CELLS, fmt_amount, safe_name, safe_text, width
+from frapnet.tui.text import DEAL_INTERRUPTED, HOST_STOPPED, NAME_CELLS, fmt_amount, safe_name, safe_text, width
 from frapnet.tui.viewdata import clean_view, in_deal, report_balances, table_rules_lines
 
 LOG_LINES = 500
@@ -229,8 +229,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         self.add_log("status", text)
         if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
             self.resumable = True
-            self.add_log("status", _("The host stopped; the match is not over. Once the host is back, run the "
-                                     "same join command again to take your seat back."))
+            self.add_log("status", _(HOST_STOPPED))
         self.add_log("status", _("Press q to quit."))
         if self.scores:
             self._open_scores()
@@ -267,9 +266,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
             self.fair_deal = deal
             self.add_log("status", _("✓ deal {n} is fair: every card you saw is where the shuffle put it").format(n=deal))
         elif status == "interrupted":  # the host stopped mid-deal and resumes the match (issue #9)
-            self.add_log("status", _("Deal {n} was interrupted: the host stopped before revealing its shuffle. "
-                                     "It is checked when the host reveals it after resuming; "
-                                     "if it cannot be checked then, it is not checked.").format(n=deal))
+            self.add_log("status", _(DEAL_INTERRUPTED).format(n=deal))
         elif status == "partial":
             self.fair_deal = deal
             self.add_log("status", _("✓ deal {n}: commitment and nonces check; cards not checked here").format(n=deal))

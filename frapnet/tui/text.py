@@ -128,3 +128,11 @@ def wrap(s: str, cells: int) -> list[str]:
         cur, cw = word, ww
     lines.append(cur)
     return lines
+
+
+# said when the host stops with the match unfinished and resumes it (closing's resumable, issue #9;
+# translated in frapnet/locale like every _() string)
+HOST_STOPPED = ("The host stopped; the match is not over. Once the host is back, run the same join command "
+                "again to take your seat back.")
+DEAL_INTERRUPTED = ("Deal {n} was interrupted: the host stopped before revealing its shuffle. It is checked when "
+                    "the host reveals it after resuming; if it cannot be checked then, it is not checked.")
