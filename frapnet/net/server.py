@@ -58,7 +58,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         self._window = -1.0
         self._count = 0
         self._flood_told = False
-        self.peer_desc = _peer_desc(self.transport)
+        self.peer_desc = peer_desc(self.transport)
         log.info("connection from {peer}", peer=self.peer_desc)
 
     def timeoutConnection(self) -> None:
@@ -240,7 +240,8 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
 
 
 
-def _peer_desc(transport) -> str:
+def peer_desc(transport) -> str:
+    """``"host:port"`` of ``transport``'s peer (anything with ``getPeer()``), for log lines; ``"?"``."""
     try:
         a = transport.getPeer()
         return f"{a.host}:{a.port}"

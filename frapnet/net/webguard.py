@@ -22,7 +22,7 @@ from twisted.protocols.policies import TimeoutMixin
 from wsproto.utilities import LocalProtocolError
 
 from frapnet.net import wire
-from frapnet.net.server import LINGER
+from frapnet.net.server import LINGER, peer_desc
 from frapnet.net.sockets import close_after_reading
 
 log = Logger(namespace="frapnet.web")
@@ -63,7 +63,7 @@ class Guard(TimeoutMixin, policies.ProtocolWrapper):
     def timeoutConnection(self) -> None:
         if self.bridge is not None or self.closing:
             return
-        log.info("{peer}: HTTP request not complete in {t}s; aborted", peer=_addr(self), t=self.factory.request_time)
+        log.info("{peer}: HTTP request not complete in {t}s; aborted", peer=peer_desc(self), t=self.factory.request_time)
         self.evict()
 
     def evict(self) -> None:
@@ -135,7 +135,7 @@ class Guard(TimeoutMixin, policies.ProtocolWrapper):
                 return
             if self.bridge is None and self.pending > MAX_HTTP_INPUT and not self.dead:
                 self.dead = True
-                log.info("{peer}: over {n} bytes of HTTP request; aborted", peer=_addr(self), n=MAX_HTTP_INPUT)
+                log.info("{peer}: over {n} bytes of HTTP request; aborted", peer=peer_desc(self), n=MAX_HTTP_INPUT)
                 self.transport.abortConnection()
             elif self.bridge is not None and self.pending > wire.MAX_FRAME + SLACK and not self.dead:
                 self.dead = True  # read nothing more of it; the host protocol says too_large and closes
@@ -144,7 +144,7 @@ class Guard(TimeoutMixin, policies.ProtocolWrapper):
             elif self.bridge is not None and not self.dead and _unread(self.transport) > MAX_UNREAD:
                 self.dead = True  # it sends (pings) and does not read the answers (issue #9)
                 log.info("{peer}: stopped reading; over {n} bytes of WebSocket answers waiting for it; aborted",
-                         peer=_addr(self), n=MAX_UNREAD)
+                         peer=peer_desc(self), n=MAX_UNREAD)
                 self.transport.abortConnection()
 
 
@@ -155,14 +155,6 @@ def _unread(transport) -> int:
         return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
     except (AttributeError, TypeError):
         return 0
-
-
-def _addr(p) -> str:
-    try:
-        a = p.getPeer()
-        return f"{a.host}:{a.port}"
-    except Exception:  # noqa: BLE001
-        return "?"
 
 
 class GuardFactory(policies.WrappingFactory):
@@ -207,7 +199,7 @@ class GuardFactory(policies.WrappingFactory):
                 mine = [p for p in mine if counts[p.addr_host] == most]
             victim = mine[0]  # self.protocols keeps the order they came in: the oldest
             if not self._pushed_logged:
-                log.info("HTTP connections full ({n}): pushing out {a}", n=len(self.protocols), a=_addr(victim))
+                log.info("HTTP connections full ({n}): pushing out {a}", n=len(self.protocols), a=peer_desc(victim))
                 self._pushed_logged = True
                 self.clock.callLater(1.0, setattr, self, "_pushed_logged", False)
             victim.evict()

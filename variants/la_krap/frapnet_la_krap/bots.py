@@ -9,13 +9,8 @@ three hooks and keeps their names).
   the turn-up suit), hold the K and Q each declared (L10), and no face-down copy of a team card
   the seat played (L7: the face-down copy goes first); cards others drew come from the talon's
   known positions (a put-back joker stays where L6 put it).
-- :func:`frapnet_policy`: exchanges its weak face-down cards (L7; keeps trumps, jokers, aces and
-  tens, K+Q pairs, the 2s and the 5♣), declares K+Q whenever it may (L10: +5 for its side — the
-  declaration is offered before any lead), and plays by La Krap's own order (L3) through the
-  table's trick-winning hook, so neutralising (L11: a twin card, a 2, the 5♣) is judged exactly:
-  it makes its side (L5) win the trick as cheaply as it can, leaves a partner's winning card alone,
-  and throws its least useful card when the trick is lost. It reads only the seat's own hand and
-  public facts (team cards, tricks, declarations, the cards played).
+- :func:`frapnet_policy` and :func:`frapnet_candidates`: the fast policy and expert's shortlist,
+  in :mod:`frapnet_la_krap.policy` (imported here, so the plugin registers them with the sampler).
 
 Seats 0…n−1 clockwise. Pure; no I/O.
 """
