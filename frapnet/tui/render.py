@@ -324,10 +324,9 @@ def log_rows(s: Screen, w: int | None = None) -> list[tuple[str, str]]:
         if w is None or width(text) <= w:
             out.append((st, text))
             continue
-        first, *rest = wrap(text, w)
+        first, *rest = wrap(text, w, w - 2)
         out.append((st, first))
-        for ln in wrap(" ".join(rest), max(1, w - 2)) if rest else ():
-            out.append((st, "  " + ln))
+        out += [(st, "  " + ln) for ln in rest]
     return out
 
 

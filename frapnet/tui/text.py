@@ -100,26 +100,32 @@ def fmt_amount(n) -> str:
     return "0"
 
 
-def wrap(s: str, cells: int) -> list[str]:
-    """``s`` broken into lines of at most ``cells`` terminal cells at spaces (a word longer than
-    a line is cut across lines); at least one line."""
+def wrap(s: str, cells: int, rest: int | None = None) -> list[str]:
+    """``s`` broken into lines of at most ``cells`` terminal cells at spaces (the lines after the
+    first at most ``rest`` cells, default ``cells``: room for a hanging indent); a word longer
+    than a line (a long URL, ``aaaa…``) starts a new line and is cut across full lines, nothing
+    added to it or dropped from it (issue #10). At least one line."""
     if cells <= 0:
         return [s]
+    later = cells if rest is None else max(1, rest)
     lines: list[str] = []
     cur, cw = "", 0
+
+    def room() -> int:
+        return cells if not lines else later
+
     for word in s.split(" "):
         ww = width(word)
-        if cur and cw + 1 + ww <= cells:
+        if cur and cw + 1 + ww <= room():
             cur, cw = cur + " " + word, cw + 1 + ww
             continue
         if cur or lines:
             lines.append(cur)
-        cur, cw = "", 0
-        while ww > cells:  # a very long word: split it
+        while ww > room():  # a very long word: full lines of it
             part, pw = "", 0
             for ch in word:
                 c = get_cwidth(ch)
-                if pw + c > cells:
+                if pw + c > room() and part:
                     break
                 part, pw = part + ch, pw + c
             lines.append(part)
