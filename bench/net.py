@@ -2,7 +2,8 @@
 4-seat bot tables one host process sustains. Loopback only; bounded; prints figures, never asserts.
 
     .venv/bin/python bench/net.py [--deals 30] [--think 0.25] [--ramp 25,50,100,200,300,400,600]
-                                  [--step 4] [--budget 150] [--seed 1]
+                                  [--step 4] [--budget 150] [--seed 1] [--only latency|capacity]
+                                  [--pin] [--batch-players]
 
 1. **12-seat table, fast clients.** A `start_host` table of 12 seats (asyncio reactor, as
    `frapnet host` runs) in one process; 12 players in another process play ``--deals`` deals as
@@ -22,6 +23,15 @@
 2. **Baseline: a bare Twisted msgpack echo** (Int32StringReceiver, unpack + pack per frame, same
    reactor) of a message of the mean view size: round trip, one message in flight. Ratios:
    host latency p99 / echo p99, and client round trip p99 / echo p99 (target ≤ 3).
+   The host latency is also split: acts that ended a deal or not, and acts during which the
+   host process was not preempted (its involuntary context switches did not change), with the
+   host process's user and kernel CPU per action.
+2b. **Floor: a bare fan-out** — a Twisted server (Int32StringReceiver, no game) with 12
+   connections that, for each frame one sends, unpacks it and writes one frame of the mean view
+   size (packed once) to all 12 at once, as the host's fan-out writes
+   (:func:`frapnet.net.sockets.write_now`). Its call is timed as the host's act is: what 12
+   sends of a view cost on this machine with nothing else, the least any host could take.
+   Printed with the ratios floor / echo and host latency / floor.
 3. **Capacity.** One host process with K tables of 4 seats (each its own `start_host`, as a
    `frapnet host` would make it) and 4·K players in a second process, each thinking 0.5–1.5 ×
    ``--think`` seconds (fixed per player) before each move, so that the tables do not move in
@@ -40,6 +50,10 @@ with the host, so the capacity figure is a lower bound for a host whose players 
 ``--pin`` keeps the host (and the echo server) on one CPU and the players (and the echo client)
 on the others — closer to players on other machines when nothing else runs; on a busy machine
 it is worse, since a pinned process cannot move away from other load.
+``--batch-players`` runs the 12-seat table's players (and the floor's) under ``SCHED_BATCH``,
+so that the kernel does not run a player it has just woken with a view in the host's place in
+the middle of its fan-out (players on other machines never take the host's CPU); the echo
+baseline's processes are left as they are.
 The client process runs with Python's garbage collector off (its pauses are not the host's);
 the host runs as `frapnet host` does. Per step it also prints both processes' CPU use, the
 host's CPU time per action, the worst event-loop lag, GC pauses and preemptions, so a failed
@@ -165,30 +179,36 @@ def _instrument_host():
     except ImportError:  # a checkout from before net/viewcodec.py (A/B runs: PYTHONPATH=/tmp/old)
         viewcodec = wire
 
+    import resource
     samples: list[float] = []
     cpu_samples: list[float] = []
+    flags: list[int] = []  # per sample: 1 = the act ended a deal, 2 = the host was preempted during it (bits)
     view_bytes: list[int] = []
     clock = time.perf_counter
     cpu = time.thread_time
+    usage, SELF = resource.getrusage, resource.RUSAGE_SELF
     orig_data = hostmod.HostProtocol.dataReceived
     orig_msg = hostmod.HostProtocol.messageReceived
     orig_frame = wire.frame
 
     def dataReceived(self, data):
         self._bench_act = False
+        n0 = usage(SELF).ru_nivcsw
         c0 = cpu()  # before the wall clock starts: a thread-time read is a system call, where the kernel may preempt
         t0 = clock()
         orig_data(self, data)
         if self._bench_act:
             samples.append(clock() - t0)
             cpu_samples.append(cpu() - c0)
+            flags.append((self._bench_act == "end") | (2 if usage(SELF).ru_nivcsw != n0 else 0))
 
     def messageReceived(self, raw):
         table = self.table
         version = table.state.version if table is not None else None
         orig_msg(self, raw)
         if raw.get("type") == "act" and table is not None and table.state.version != version:
-            self._bench_act = True  # an accepted action (a refused one changes nothing and sends one error)
+            # an accepted action (a refused one changes nothing and sends one error); "end": it ended a deal
+            self._bench_act = "end" if table.state.phase != "deal" else True
 
     def frame(msg):
         data = orig_frame(msg)
@@ -223,7 +243,7 @@ def _instrument_host():
     viewcodec.SharedEncoder.frame = shared_frame
     viewcodec.PublicEncoder.frame_part = frame_part
     viewcodec.PublicEncoder.public_frame = public_frame
-    return samples, view_bytes, cpu_samples
+    return samples, view_bytes, cpu_samples, flags
 
 
 # --- roles (each runs in its own process) --------------------------------------------------------
@@ -235,7 +255,7 @@ def role_host(args):
     warmup, window = (float(args[5]), float(args[6])) if len(args) > 6 else (0.0, seconds)
     reactor = _install_reactor()
     _quiet_logs()
-    samples, view_bytes, cpu_samples = _instrument_host()
+    samples, view_bytes, cpu_samples, flags = _instrument_host()
     from twisted.internet import defer, task
 
     from frapnet.hosting import HostConfig, TableConfig, start_host
@@ -275,7 +295,9 @@ def role_host(args):
             (c0, a0, n0), (c1, a1, n1) = marks["start"], marks["end"]
             win = {"window_cpu": c1 - c0, "window_actions": a1 - a0, "window_host": samples[n0:n1],
                    "diag": diag.to_dict()}
-        print(json.dumps({"host": samples, "host_cpu": cpu_samples, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
+        import resource
+        ru = resource.getrusage(resource.RUSAGE_SELF)
+        print(json.dumps({"host": samples, "host_cpu": cpu_samples, "host_flags": flags, "utime": ru.ru_utime, "stime": ru.ru_stime, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
                           "cpu": time.process_time(), **win}), flush=True)
 
     task.react(lambda r: defer.ensureDeferred(main(r)))
@@ -538,8 +560,113 @@ def role_echo_client(args):
     reactor.run()
 
 
+def role_fan_server(args):
+    """``_fan_server SEATS SIZE SECONDS``: the floor of a 12-seat act on this machine — a bare
+    Twisted server (Int32StringReceiver) with SEATS connections that, for each frame one of them
+    sends, unpacks it and sends every connection one frame of SIZE bytes (packed once), at once
+    (:func:`frapnet.net.sockets.write_now`, as the host's fan-out does). No game, no views. Times
+    each such call as the host's latency is timed; prints them when every connection has closed."""
+    seats, size, seconds = int(args[0]), int(args[1]), float(args[2])
+    reactor = _install_reactor()
+    import msgpack
+    from twisted.internet import protocol
+    from twisted.protocols.basic import Int32StringReceiver
+
+    from frapnet.net.sockets import write_now
+
+    pad = max(0, size - 4 - len(msgpack.packb({"type": "view", "view": {"version": 0, "pad": ""}})))
+    conns: list = []
+    samples: list[float] = []
+    clock = time.perf_counter
+
+    class Fan(Int32StringReceiver):
+        MAX_LENGTH = 256 * 1024
+
+        def connectionMade(self):
+            self.transport.setTcpNoDelay(True)
+            conns.append(self)
+
+        def dataReceived(self, data):
+            t0 = clock()
+            super().dataReceived(data)
+            samples.append(clock() - t0)
+
+        def stringReceived(self, body):
+            msg = msgpack.unpackb(body, raw=False)
+            out = msgpack.packb({"type": "view", "view": {"version": msg["version"] + 1, "pad": "x" * pad}})
+            frame = len(out).to_bytes(4, "big") + out
+            for c in conns:
+                write_now(c.transport, [frame])
+
+        def connectionLost(self, reason=None):
+            conns.remove(self)
+            if not conns:
+                print(json.dumps({"fan": samples[len(samples) // 10:]}), flush=True)
+                reactor.callLater(0, reactor.stop)
+
+    f = protocol.ServerFactory()
+    f.protocol = Fan
+    port = reactor.listenTCP(0, f, interface="127.0.0.1")
+    print(json.dumps({"port": port.getHost().port}), flush=True)
+    reactor.callLater(seconds, reactor.stop)
+    reactor.run()
+
+
+def role_fan_client(args):
+    """``_fan_client PORT SEATS COUNT``: SEATS connections; in turn, one sends a small act-like
+    frame and waits until every connection has the answer's frame; COUNT times. Prints the round
+    trips (send → last of the SEATS frames), as the 12-seat table's client round trip is timed."""
+    port, seats, count = int(args[0]), int(args[1]), int(args[2])
+    reactor = _install_reactor()
+    import gc
+
+    import msgpack
+    from twisted.internet import protocol
+    from twisted.protocols.basic import Int32StringReceiver
+
+    rtts: list[float] = []
+    conns: list = []
+    state = {"version": 0, "seen": 0, "t0": 0.0, "turn": 0}
+
+    def send_next():
+        state["seen"], state["t0"] = 0, time.perf_counter()
+        c = conns[state["turn"] % seats]
+        state["turn"] += 1
+        c.sendString(msgpack.packb({"type": "act", "action": ["play", "QS"], "version": state["version"]}))
+
+    class Seat(Int32StringReceiver):
+        MAX_LENGTH = 256 * 1024
+
+        def connectionMade(self):
+            self.transport.setTcpNoDelay(True)
+            conns.append(self)
+            if len(conns) == seats:
+                reactor.callLater(0.2, send_next)
+
+        def stringReceived(self, body):
+            v = msgpack.unpackb(body, raw=False)["view"]
+            if v["version"] != state["version"] + 1:
+                return
+            state["seen"] += 1
+            if state["seen"] == seats:
+                rtts.append(time.perf_counter() - state["t0"])
+                state["version"] += 1
+                if len(rtts) >= count:
+                    print(json.dumps({"rtt": rtts[count // 10:]}), flush=True)
+                    for c in conns:
+                        c.transport.loseConnection()
+                    reactor.callLater(0.5, reactor.stop)
+                    return
+                send_next()
+
+    gc.disable()  # as the 12-seat table's players
+    for _ in range(seats):
+        protocol.ClientCreator(reactor, Seat).connectTCP("127.0.0.1", port)
+    reactor.run()
+
+
 ROLES = {"_host": role_host, "_clients": role_clients, "_light": role_light, "_echo_server": role_echo_server,
-         "_echo_client": role_echo_client}
+         "_echo_client": role_echo_client, "_fan_server": role_fan_server, "_fan_client": role_fan_client}
 
 
 # --- orchestration ---------------------------------------------------------------------------
@@ -548,10 +675,21 @@ PIN: dict = {}
 """``--pin``: role → the CPUs its process may run on (``os.sched_setaffinity``)."""
 
 
+BATCH: set = set()
+"""``--batch-players``: roles whose process runs under ``SCHED_BATCH`` (Linux)."""
+
+
 def spawn(*args: str) -> subprocess.Popen:
     cpus = PIN.get(args[0])
+    batch = args[0] in BATCH
+
+    def prepare():
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+        if batch:
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
     return subprocess.Popen([sys.executable, HERE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
+                            preexec_fn=prepare if cpus or batch else None)
 
 
 def first_json(p: subprocess.Popen, what: str) -> dict:
@@ -594,6 +732,19 @@ def echo(size: int, count: int) -> dict:
         server.kill()
 
 
+def fan(seats: int, size: int, count: int) -> tuple[dict, dict]:
+    server = spawn("_fan_server", str(seats), str(size), "120")
+    try:
+        port = first_json(server, "fan-out server")["port"]
+        cli = spawn("_fan_client", str(port), str(seats), str(count))
+        out = first_json(cli, "fan-out client")
+        cli.wait(timeout=30)
+        srv = first_json(server, "fan-out server")
+        return srv, out
+    finally:
+        server.kill()
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] in ROLES:
         ROLES[sys.argv[1]](sys.argv[2:])
@@ -620,13 +771,19 @@ def main() -> int:
                     help="run the host (and the echo server) on CPU 0 and the players (and the echo client) on the "
                          "other CPUs, as if they were on other machines: the kernel then never runs a woken player "
                          "in the host's place in the middle of a fan-out (Linux; at least 2 CPUs)")
+    ap.add_argument("--batch-players", action="store_true",
+                    help="run the 12-seat table's players (and the floor's) under SCHED_BATCH: the kernel then does not "
+                         "preempt the host for a player it has just woken with a view, in the middle of its fan-out, "
+                         "as players on other machines never would (Linux); the echo baseline is left as it is")
     a = ap.parse_args()
+    if a.batch_players:
+        BATCH.update(("_clients", "_light", "_fan_client"))
     if a.pin:
         cpus = sorted(os.sched_getaffinity(0))
         if len(cpus) < 2:
             ap.error("--pin needs at least 2 CPUs")
-        PIN.update({r: {cpus[0]} for r in ("_host", "_echo_server")})
-        PIN.update({r: set(cpus[1:]) for r in ("_clients", "_light", "_echo_client")})
+        PIN.update({r: {cpus[0]} for r in ("_host", "_echo_server", "_fan_server")})
+        PIN.update({r: set(cpus[1:]) for r in ("_clients", "_light", "_echo_client", "_fan_client")})
     began = time.monotonic()
     print(f"bench/net.py — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}; loopback only; host GC "
@@ -645,6 +802,15 @@ def main() -> int:
               f"  (n={len(rtt)})")
         size = int(statistics.mean(vb))
         print(f"  bytes per view message (frame): mean {size}  max {max(vb)}  (n={len(vb)})")
+        fl = h.get("host_flags") or [0] * len(host_lat)
+        for label, keep in (("acts that did not end a deal", lambda f: not f & 1), ("acts that ended a deal", lambda f: f & 1),
+                            ("acts during which the host was not preempted", lambda f: not f & 2)):
+            xs = [x for x, f in zip(host_lat, fl) if keep(f)]
+            if xs:
+                print(f"    of which {label}: p50 {ms(pct(xs, 50))}  p99 {ms(pct(xs, 99))}  (n={len(xs)})")
+        if "stime" in h:
+            print(f"  host process CPU per action, user {h['utime'] / max(1, h['actions']) * 1000:.3f} ms, kernel (system calls: the "
+                  f"sends, the reads) {h['stime'] / max(1, h['actions']) * 1000:.3f} ms")
         print(f"  host CPU per action (whole host process, start-up included): {h['cpu'] / max(1, h['actions']) * 1000:.3f} ms;"
               f" CPU of the host's act calls (p50, p99): {ms(pct(h.get('host_cpu', []), 50))}, {ms(pct(h.get('host_cpu', []), 99))}")
 
@@ -655,6 +821,16 @@ def main() -> int:
         print(f"  round trip: p50 {ms(pct(er, 50))}  p99 {ms(pct(er, 99))}  (n={len(er)})")
         print(f"  ratio host latency p99 / echo p99: {pct(host_lat, 99) / pct(er, 99):.2f}   "
               f"client round trip p99 / echo p99: {pct(rtt, 99) / pct(er, 99):.2f}  (issue #9 target for the host latency: ≤ 2)")
+
+        # 2b. the floor of a 12-seat act on this machine: a bare server fanning one frame out to 12
+        fs, fc = fan(12, size, 3000)
+        print(f"\nfloor: a bare Twisted server sending one {size}-byte frame (packed once) to 12 connections per "
+              f"frame received")
+        print(f"  server call, frame arrival -> 12th frame written: p50 {ms(pct(fs['fan'], 50))}  p99 "
+              f"{ms(pct(fs['fan'], 99))}  (n={len(fs['fan'])});  client round trip p50 {ms(pct(fc['rtt'], 50))}  p99 "
+              f"{ms(pct(fc['rtt'], 99))}")
+        print(f"  ratios of p99: floor / echo {pct(fs['fan'], 99) / pct(er, 99):.2f};  host latency / floor "
+              f"{pct(host_lat, 99) / pct(fs['fan'], 99):.2f}")
         if a.only == "latency":
             return 0
 
