@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -217,22 +218,28 @@ def test_avahi_browse_sees_the_table(tmp_path):
     in namespace B a private dbus-daemon and avahi-daemon (mount namespace, tmpfs /run/dbus) run
     and `avahi-browse -rtp _frapnet._tcp` resolves the table with its address, port and TXT,
     before and after a TXT update."""
-    tag = f"{os.getpid() % 100000}"
+    tag = f"{os.getpid() % 100000}{random.randrange(100):02d}"
     a, b, va, vb = f"avA{tag}", f"avB{tag}", f"fava{tag}"[:15], f"favb{tag}"[:15]
     conf = tmp_path / "avahi.conf"
     conf.write_text(f"[server]\nuse-ipv4=yes\nuse-ipv6=no\nallow-interfaces={vb}\nenable-dbus=yes\n"
                     "[publish]\ndisable-publishing=yes\n")
+    # polls, not sleeps (a busy machine outruns any fixed wait): browse until the table is resolved,
+    # tell the announcer to update (go.update), browse until the new TXT is seen, then go.close
+    browse = "avahi-browse -rtp _frapnet._tcp > b.out; cat b.out"
     browse_b = textwrap.dedent(f"""
         mount --make-rprivate /
         mount -t tmpfs tmpfs /run/dbus 2>/dev/null || {{ mkdir -p /run/dbus; mount -t tmpfs tmpfs /run/dbus; }}
         mkdir -p /run/avahi-daemon; mount -t tmpfs tmpfs /run/avahi-daemon
         dbus-daemon --system --fork
         avahi-daemon -D --no-drop-root --no-chroot --no-rlimits -f {conf}
-        sleep 2
-        avahi-browse -rtp _frapnet._tcp
+        i=0; until {{ {browse}; }} | grep -q '^='; do i=$((i+1)); [ $i -lt 60 ] || break; sleep 0.5; done
+        cat b.out
         echo ---
-        sleep 2.5
-        avahi-browse -rtp _frapnet._tcp
+        touch go.update
+        {WAIT.format(word="updated")}
+        i=0; until {{ {browse}; }} | grep -q 'seats_free=1'; do i=$((i+1)); [ $i -lt 60 ] || break; sleep 0.5; done
+        cat b.out
+        touch go.close
         avahi-daemon -k || true
         kill $(cat /run/dbus/pid) 2>/dev/null || true
     """)
@@ -249,12 +256,12 @@ def test_avahi_browse_sees_the_table(tmp_path):
             subprocess.run(["ip", "-n", ns, "link", "set", "lo", "up"], check=True)
             subprocess.run(["ip", "-n", ns, "link", "set", dev, "up"], check=True)
             subprocess.run(["ip", "-n", ns, "route", "add", "224.0.0.0/4", "dev", dev], check=True)
-        script = ANNOUNCER.replace('interfaces=["127.0.0.1"]', 'interfaces=["10.77.0.1"]') \
-            .replace('wait_for("go.update")', "time.sleep(2.5)").replace('wait_for("go.close")', "time.sleep(2.5)")
-        ann = subprocess.Popen(["ip", "netns", "exec", a, PY, "-c", script, "Kitchen table", "4567"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        script = ANNOUNCER.replace('interfaces=["127.0.0.1"]', 'interfaces=["10.77.0.1"]')
+        with open(tmp_path / "ann.out", "w") as ann_out:
+            ann = subprocess.Popen(["ip", "netns", "exec", a, PY, "-c", script, "Kitchen table", "4567"],
+                                   stdout=ann_out, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
         r = subprocess.run(["ip", "netns", "exec", b, "unshare", "-m", "sh", "-c", browse_b], capture_output=True,
-                           text=True, timeout=60)
+                           text=True, timeout=120, cwd=tmp_path)
         ann.communicate(timeout=30)
     finally:
         if ann is not None and ann.poll() is None:
