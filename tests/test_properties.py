@@ -242,9 +242,13 @@ def same(a, b):
 
 
 def check_rejected(state, seat, action, snapshot):
-    with pytest.raises(RuleError) as exc:
+    # a plain try (called ~10⁵ times a test: pytest.raises' bookkeeping was a fifth of the time)
+    try:
         engine.apply(state, seat, action)
-    assert isinstance(exc.value.rule, str) and exc.value.rule
+    except RuleError as e:
+        assert isinstance(e.rule, str) and e.rule
+    else:
+        raise AssertionError(f"{action} by {seat} was accepted but is not in legal_actions")
     assert same(state, snapshot), f"rejected {action} by {seat} changed the state"
 
 
