@@ -10,6 +10,8 @@ finds what the host sends (an independent client team's report: docs only, no be
   the type the table gives, a key marked "public" is the same in every seat's view and a
   spectator's, and one marked "own" is the seat's own (a spectator gets nil, [] or false; some
   seat sees something else). Checked over seeded random deals played in-process (a second or so).
+- docs/protocol.md, Frap's keys in prose ("Keys added by the game…", "Frap's deal report",
+  "Frap's event types"): the same key sets for Frap (names only: the prose gives no types).
 """
 from __future__ import annotations
 
@@ -298,3 +300,107 @@ def test_rule_book_lists_exactly_the_games_view_keys_events_and_report(game):
     assert seen["report"] == set(doc["report"]), f"{game}: documented report keys never seen: {set(doc['report']) - seen['report']}"
     own = {k for k, (_t, who) in doc["view"].items() if who == "own"}
     assert seen["own_differs"] == own, f"{game}: keys documented own that no seat sees differently: {own - seen['own_differs']}"
+
+
+# --- Frap's keys and events (docs/protocol.md, in prose) ------------------------------------------
+
+def _prose(text: str) -> list[tuple[str, str | None]]:
+    """The backticked names outside parentheses in ``text``, each with the text of the
+    parentheses right after it (or None): ``"`a` (`x`, `y`), `b`"`` → ``[("a", "`x`, `y`"),
+    ("b", None)]``."""
+    out = []
+    i, depth = 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "`":
+            j = text.index("`", i + 1)
+            if depth == 0 and re.fullmatch(r"[a-z_]+", text[i + 1:j]):
+                inner = None
+                k = j + 1
+                while k < len(text) and text[k] in " \n":
+                    k += 1
+                if k < len(text) and text[k] == "(":
+                    d, m = 0, k
+                    while True:
+                        d += {"(": 1, ")": -1}.get(text[m], 0)
+                        if d == 0:
+                            break
+                        m += 1
+                    inner = text[k + 1:m]
+                out.append((text[i + 1:j], inner))
+            i = j
+        i += 1
+    return out
+
+
+def _leading_names(inner: str) -> set[str]:
+    """The field names an event's parentheses list: each ``,``/``;``-separated item that starts
+    with a backticked name (``"`seat`, `turn_up` the card taken with `cut_in_trump`, F17"`` →
+    {seat, turn_up})."""
+    names = set()
+    for item in re.split(r"[,;]\s*", inner):
+        m = re.match(r"`([a-z_]+)`", item.strip())
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+def _frap_documented() -> dict:
+    text = (DOCS / "protocol.md").read_text(encoding="utf-8")
+    view_par = text[text.index("Keys added by the game while a deal is on"):]
+    view_par = view_par[:view_par.index("\n\n")]
+    keys_part, report_part = view_par.split("Frap's deal report (`last_report`, `deal_end`) has", 1)
+    keys = _prose(keys_part)
+    seats_inner = dict(keys)["seats"]
+    ev_par = text[text.index("Frap's event types:"):]
+    ev_par = ev_par[:ev_par.index("A client may show `text`")]
+    return {"view": {k for k, _ in keys}, "seats": set(re.findall(r"`([a-z_]+)`", seats_inner)),
+            "events": {k: _leading_names(inner) if inner else set() for k, inner in _prose(ev_par)},
+            "report": {k for k, _ in _prose(report_part)}}
+
+
+def test_protocol_md_lists_exactly_fraps_view_keys_events_and_report():
+    """protocol.md ("Keys added by the game…", "Frap's event types", "Frap's deal report"): every
+    key Frap's ``frapnet_view`` adds, every ``seats`` key, every event type with its fields and
+    every deal-report key is named there, and nothing it names is never sent (seeded random
+    deals; a revoke=penalize table for `revoke`)."""
+    doc = _frap_documented()
+    seen = {"view": set(), "seats": set(), "events": defaultdict(set), "report": set()}
+    # (players, options, deals, how often a seat passes when it may: all passing three rounds
+    # throws a deal in, F13)
+    tables = [(3, {}, 50, 0), (4, {"revoke": "penalize"}, 50, 0), (6, {}, 20, 0), (3, {}, 10, 0.9)]
+    for t, (players, options, deals, passes) in enumerate(tables):
+        rng = random.Random(f"frap-{t}")
+        state = engine.new_match("frap", players, options)
+        pack = engine.pack(state)
+        for _ in range(deals):
+            deck = pack[:]
+            rng.shuffle(deck)
+            state, events = engine.start_deal(state, deck, 0 if state.dealer is None else None)
+            while True:
+                for ev in events:
+                    seen["events"][ev["type"]].update(set(ev) - {"type"})
+                    if ev["type"] == "deal_end":
+                        seen["report"].update(ev["report"])
+                for seat in [None, *range(players)]:
+                    v = state.rules.view(state, seat, "en")
+                    seen["view"].update(v)
+                    for entry in v["seats"]:
+                        seen["seats"].update(entry)
+                if state.phase != engine.DEAL:
+                    break
+                seat = state.to_act[0]
+                acts = engine.legal_actions(state, seat)
+                verb = "pass" if ("pass",) in acts and rng.random() < passes else rng.choice(sorted({a[0] for a in acts}))
+                state, events = engine.apply(state, seat, rng.choice([a for a in acts if a[0] == verb]))
+    assert seen["view"] == doc["view"], f"seen only: {seen['view'] - doc['view']}; documented only: {doc['view'] - seen['view']}"
+    assert seen["seats"] == doc["seats"], f"seen only: {seen['seats'] - doc['seats']}; documented only: {doc['seats'] - seen['seats']}"
+    assert set(seen["events"]) == set(doc["events"]), \
+        f"seen only: {set(seen['events']) - set(doc['events'])}; documented only: {set(doc['events']) - set(seen['events'])}"
+    for kind, fields in doc["events"].items():
+        assert seen["events"][kind] == fields, f"event {kind}: seen {sorted(seen['events'][kind])}, documented {sorted(fields)}"
+    assert seen["report"] == doc["report"], f"seen only: {seen['report'] - doc['report']}; documented only: {doc['report'] - seen['report']}"
