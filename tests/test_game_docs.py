@@ -100,6 +100,34 @@ def test_fairness_doc_lists_every_games_pack_in_the_codes_order():
     assert lk[-3:] == ["RJ", "BJ", "BJ"]
 
 
+def test_fairness_doc_test_vectors_for_the_other_games_decks():
+    """fairness.md "Test vectors": the vector's seed and four nonces shuffle Napoleon's, Frak
+    You's and La Krap's packs into the decks listed there (fairness.shuffle, the host's and the
+    clients' code) — so a client can check its pack order and shuffle for every game."""
+    from frapnet import fairness
+
+    lines = _section((DOCS / "fairness.md").read_text(encoding="utf-8"), "## Test vectors")
+    decks: dict[str, list[str]] = {}
+    label = None
+    for line in lines:
+        m = re.match(r"^    ([A-Z][A-Za-z ]+), (\d+) cards:$", line)
+        if m:
+            label = (m.group(1), int(m.group(2)))
+            decks[label] = []
+        elif label is not None and line.startswith("      "):
+            decks[label].extend(line.replace("deck =", "").split())
+        else:
+            label = None
+    games = {"Napoleon": "napoleon", "Frak You": "frak_you", "La Krap": "la_krap"}
+    assert sorted(t for t, _ in decks) == sorted(games), f"decks listed: {sorted(decks)}"
+    seed = bytes(range(32))
+    nonces = [bytes([0xA0 + s]) * 32 for s in range(4)]
+    for (title, count), deck in decks.items():
+        pack = engine.pack(engine.new_match(games[title], 4))
+        assert len(deck) == count == len(pack), title
+        assert fairness.shuffle(pack, seed, nonces) == deck, title
+
+
 # --- view keys and events (docs/rules/*.md) -------------------------------------------------------
 
 def _table(lines: list[str]) -> list[list[str]]:
