@@ -65,6 +65,38 @@ def registry():
 def pytest_configure(config):
     # tests/test_install.py (pip into a fresh venv, ~30 s): CI runs it; `-m "not slow"` skips it
     config.addinivalue_line("markers", "slow: slow tests (pip installs); deselect with -m 'not slow'")
+    # pytest-xdist's own marker, named here too for runs without it (-p no:xdist)
+    config.addinivalue_line("markers", "xdist_group(name): one worker runs the tests of a group (--dist loadgroup)")
+
+
+# The longest tests (10–55 s each on a quiet machine, `--durations`), longest first. With worker
+# processes (./run test, pytest-xdist) they are handed out first, so that none of them starts near
+# the end and leaves the other workers idle while it finishes; run in one process the order is the
+# files' own. A name that no longer matches anything only stops being moved.
+LONG_TESTS = (
+    "tests/test_install.py::test_pip_install_frapnet_and_napoleon_then_host_a_match",
+    "variants/frak_you/tests/test_frak_you_bots.py::test_sampler_frak_you_views_passes_and_voids",
+    "tests/test_web_browser.py::test_a_browser_player_and_a_terminal_player_see_the_same_deal",
+    "tests/test_web_browser.py::test_a_whole_deal_through_the_page_replays_to_what_it_showed",
+    "variants/napoleon/tests/test_napoleon_random.py::test_random_play_many_actions_all_sizes",
+    "tests/test_bots_search.py::test_variant_samplers_hold_the_sampling_property",
+    "tests/test_bots_search.py::test_every_level_sends_only_legal_actions_in_every_game",
+    "tests/test_properties.py::test_random_playouts_keep_every_invariant",
+    "tests/test_setup.py::test_setup_without_the_registry_says_so_in_one_sentence",
+    "tests/test_net_reconnect.py::test_host_killed_mid_deal_resumes_same_match",
+    "variants/la_krap/tests/test_la_krap_bots.py::test_sampler_la_krap_views_exchanges_and_voids",
+    "tests/test_crash.py::test_kill_9_at_random_moments_the_same_command_finishes_the_match",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+
+    def rank(item):
+        name = item.nodeid.split("[", 1)[0].split("@", 1)[0]  # xdist_group adds @group
+        return LONG_TESTS.index(name) if name in LONG_TESTS else len(LONG_TESTS)
+    items.sort(key=rank)  # stable: the same order in every worker, as xdist requires
 
 
 class MemoryWebSocket:
