@@ -65,8 +65,6 @@ def registry():
 def pytest_configure(config):
     # tests/test_install.py (pip into a fresh venv, ~30 s): CI runs it; `-m "not slow"` skips it
     config.addinivalue_line("markers", "slow: slow tests (pip installs); deselect with -m 'not slow'")
-    # pytest-xdist's own marker, named here too for runs without it (-p no:xdist)
-    config.addinivalue_line("markers", "xdist_group(name): one worker runs the tests of a group (--dist loadgroup)")
 
 
 # The longest tests (10–55 s each on a quiet machine, `--durations`), longest first. With worker
@@ -94,7 +92,7 @@ def pytest_collection_modifyitems(config, items):
         return
 
     def rank(item):
-        name = item.nodeid.split("[", 1)[0].split("@", 1)[0]  # xdist_group adds @group
+        name = item.nodeid.split("[", 1)[0]
         return LONG_TESTS.index(name) if name in LONG_TESTS else len(LONG_TESTS)
     items.sort(key=rank)  # stable: the same order in every worker, as xdist requires
 
