@@ -26,13 +26,23 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
+def where(deal: int | None, action: int | None = None) -> str:
+    """``"deal 3, action 8"`` for the 0-based indices ``deal`` 2 and ``action`` 7: people count deals
+    and actions from 1 (issue #9), as `frapnet replay`'s summary and `frapnet verify` do; only the
+    ``--json`` objects keep the 0-based indices (record-format.md). ``""`` if ``deal`` is None."""
+    if deal is None:
+        return ""
+    return f"deal {deal + 1}" + ("" if action is None else f", action {action + 1}")
+
+
 class ReplayError(Exception):
-    """A record rejected at ``deal``/``action`` (0-based indices, or None) for ``rule``."""
+    """A record rejected at ``deal``/``action`` (0-based indices, or None) for ``rule``; its text
+    counts them from 1 (:func:`where`) and keeps the rule's ID (:func:`frapnet.errors.describe`)."""
 
     def __init__(self, rule: str, message: str, deal: int | None = None, action: int | None = None) -> None:
         self.rule, self.message, self.deal, self.action = rule, message, deal, action
-        where = "" if deal is None else f"deal {deal}" + ("" if action is None else f", action {action}")
-        super().__init__(describe(rule, message) + (f" ({where})" if where else ""))
+        at = where(deal, action)
+        super().__init__(describe(rule, message) + (f" ({at})" if at else ""))
 
     def to_dict(self) -> dict:
         return {"deal": self.deal, "action": self.action, "rule": self.rule, "message": self.message}
@@ -191,13 +201,13 @@ def summary(res: dict) -> str:
     """The human summary `frapnet replay` prints: each deal's outcome and figures, then totals."""
     if not res.get("ok"):
         e = res["error"]
-        where = "" if e.get("deal") is None else f" in deal {e['deal']}" + (
-            "" if e.get("action") is None else f", action {e['action']}")
+        at = where(e.get("deal"), e.get("action"))  # counted from 1, as the deals below (issue #9)
+        at = f" in {at}" if at else ""
         if e["rule"] != "record":
-            return f"illegal record{where}: rule {e['rule']}: {e['message']}"
+            return f"illegal record{at}: rule {e['rule']}: {e['message']}"
         if e.get("deal") is None and e["message"].startswith(FILE_ERRORS):
             return e["message"]  # the file is missing or unreadable: nothing was replayed
-        return f"bad record{where}: {e['message']}"  # malformed, which names no rule
+        return f"bad record{at}: {e['message']}"  # malformed, which names no rule
     lines = [f"{res['game']}: {len(res['deals'])} deal(s)"]
     skip = {"dealer", "outcome"}
     for i, d in enumerate(res["deals"]):
@@ -269,8 +279,8 @@ def verify(rec: dict, registry=None) -> list[dict]:
     try:
         _replay(rec, registry, check)
     except ReplayError as exc:
-        where = "" if exc.action is None else f", action {exc.action + 1}"
-        raise VerifyError(exc.deal, f"the record does not replay{where}: {describe(exc.rule, exc.message)}") from None
+        at = "" if exc.action is None else f", action {exc.action + 1}"
+        raise VerifyError(exc.deal, f"the record does not replay{at}: {describe(exc.rule, exc.message)}") from None
     return out
 
 

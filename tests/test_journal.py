@@ -385,7 +385,7 @@ def test_a_damaged_row_in_the_journal_is_named_never_a_traceback_issue_9(tmp_pat
     con.commit()
     con.close()
     j = Journal(str(db))
-    with pytest.raises(record.ReplayError, match=r"match 1: deal 0's action 1 in the journal is not valid JSON"):
+    with pytest.raises(record.ReplayError, match=r"match 1: deal 1's action 1 in the journal is not valid JSON"):
         j.record(1)
     assert stats.player_stats(j)["skipped"] == [1]
     j.close()
@@ -394,12 +394,12 @@ def test_a_damaged_row_in_the_journal_is_named_never_a_traceback_issue_9(tmp_pat
     p = subprocess.run([sys.executable, "-m", "frapnet", "export", "1", "--db", str(db)], capture_output=True,
                        text=True, env=env, timeout=60)
     assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
-    assert p.stderr.startswith(f"frapnet export: {db}: match 1 cannot be exported: match 1: deal 0's "
+    assert p.stderr.startswith(f"frapnet export: {db}: match 1 cannot be exported: match 1: deal 1's "
                                "action 1 in the journal is not valid JSON")
     p = subprocess.run(host, capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr[-3000:]
     assert json.loads(p.stdout.splitlines()[-1])["deals"] == 1
-    assert "match 1 does not replay (match 1: deal 0's action 1 in the journal is not valid JSON" in p.stderr
+    assert "match 1 does not replay (match 1: deal 1's action 1 in the journal is not valid JSON" in p.stderr
     j = Journal(str(db))
     assert [(m["id"], m["finished"] is not None) for m in j.matches()] == [(1, True), (2, True)]
     j.close()

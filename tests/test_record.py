@@ -236,7 +236,7 @@ def test_replay_command_illegal_action_summary(tmp_path):
     f.write_text(json.dumps(rec))
     p = frapnet(str(f))
     assert p.returncode == 2
-    assert p.stdout.startswith("illegal record in deal 0, action 0: rule F10:")
+    assert p.stdout.startswith("illegal record in deal 1, action 1: rule F10:")
 
 
 def test_replay_command_missing_file(tmp_path):
@@ -255,17 +255,18 @@ def test_replay_command_missing_file(tmp_path):
 
 def test_malformed_record_errors_never_say_rule_record(tmp_path):
     """Issue #10 item 10: "record" names no rule, so people never read "rule record:" — a bad
-    card in deal 0, action 3 reads "bad record in deal 0, action 3: …"; a rule keeps its ID."""
+    card in the first deal's fourth action reads "bad record in deal 1, action 4: …"; a rule keeps
+    its ID (deals and actions counted from 1 in words, issue #9; from 0 in --json)."""
     rec = worked()
     rec["deals"][0]["actions"][3] = [rec["deals"][0]["actions"][3][0], "play", "ZZ"]
     f = tmp_path / "badcard.json"
     f.write_text(json.dumps(rec))
     p = frapnet(str(f))
     assert p.returncode == 2
-    assert p.stdout.startswith("bad record in deal 0, action 3: ") and "rule record" not in p.stdout
+    assert p.stdout.startswith("bad record in deal 1, action 4: ") and "rule record" not in p.stdout
     exc = record.ReplayError("record", "unknown card 'ZZ'", 0, 3)
-    assert str(exc) == "unknown card 'ZZ' (deal 0, action 3)"
-    assert str(record.ReplayError("F20", "must follow suit", 1, 2)) == "rule F20: must follow suit (deal 1, action 2)"
+    assert str(exc) == "unknown card 'ZZ' (deal 1, action 4)"
+    assert str(record.ReplayError("F20", "must follow suit", 1, 2)) == "rule F20: must follow suit (deal 2, action 3)"
 
 
 def test_order_of_checking_players_before_house_rules():
@@ -292,3 +293,32 @@ def test_F6_replay_command_exact_beyond_4300_digits(tmp_path):
     finally:
         sys.set_int_max_str_digits(limit)
     assert res["pot"] == 12 * ante and res["balances"] == [-5 * ante, -8 * ante, ante, 0]
+
+
+def test_every_deal_and_action_number_people_read_counts_from_1_issue_9(tmp_path):
+    """Issue #9: replay's error said "deal 0, action 7" while its summary and `frapnet verify`
+    say "deal 1". In words every command counts deals and actions from 1 and keeps the rule's ID
+    (replay, verify, the host's --resume); only --json keeps the 0-based indices (record-format.md)."""
+    rec = worked()
+    deal = rec["deals"][0]
+    deal["actions"][7] = [0, "play", deal["actions"][8][2]]  # the 8th action: a play in the buying round
+    second = worked()
+    second["deals"].append({**copy.deepcopy(deal), "dealer": 3})  # F7: the next dealer is seat 1
+    second["deals"][0] = WORKED["deals"][0]
+    cases = [(rec, 0, 7, "F15", "in deal 1, action 8: rule F15: "), (second, 1, None, "F7", "in deal 2: rule F7: ")]
+    for i, (r, d, a, rule, words) in enumerate(cases):
+        f = tmp_path / f"bad{i}.json"
+        f.write_text(json.dumps(r))
+        p = frapnet(str(f))
+        assert p.returncode == 2 and p.stdout.startswith(f"illegal record {words}"), p.stdout
+        e = json.loads(frapnet(str(f), "--json").stdout)["error"]
+        assert (e["deal"], e["action"], e["rule"]) == (d, a, rule)  # --json: indices from 0
+        text = str(record.ReplayError(e["rule"], e["message"], d, a))
+        assert text == f"rule {rule}: {e['message']} ({words[3:].split(':')[0]})"
+        host = subprocess.run([sys.executable, "-m", "frapnet", "host", "--resume", "--record", str(f), "--db",
+                               str(tmp_path / "j.sqlite3"), "--no-announce", "--bind", "127.0.0.1", "--port", "0"],
+                              capture_output=True, text=True, timeout=60)
+        assert host.returncode == 2 and host.stderr == f"frapnet host: --resume: {f} does not replay: {text}\n"
+    v = subprocess.run([sys.executable, "-m", "frapnet", "verify", str(tmp_path / "bad1.json")],
+                       capture_output=True, text=True, timeout=60)
+    assert v.returncode == 2 and v.stdout.startswith("NOT VERIFIED: deal 1: "), v.stdout  # no proof in deal 1

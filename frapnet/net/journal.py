@@ -372,16 +372,16 @@ class Journal:
         if row is None:
             raise KeyError(match_id)
         game, players, options, house_rules = row
-        deals = [dict({"dealer": dealer, "deck": record.stored_json(deck, match_id, f"deal {deal}'s deck"), "actions": []},
-                      **({"shuffle": record.stored_json(proof, match_id, f"deal {deal}'s shuffle proof")} if proof else {}))
+        deals = [dict({"dealer": dealer, "deck": record.stored_json(deck, match_id, f"deal {deal + 1}'s deck"), "actions": []},
+                      **({"shuffle": record.stored_json(proof, match_id, f"deal {deal + 1}'s shuffle proof")} if proof else {}))
                  for deal, (dealer, deck, proof) in enumerate(self.db.execute(
                      "SELECT dealer, deck, shuffle FROM deals WHERE match = ? ORDER BY deal", (match_id,)))]
         for deal, action in self.db.execute("SELECT deal, action FROM actions WHERE match = ? ORDER BY version",
                                             (match_id,)):
             if not isinstance(deal, int) or not 0 <= deal < len(deals):
-                raise record.ReplayError("record", f"match {match_id}: an action of deal {deal!r}, not stored")
+                raise record.ReplayError("record", f"match {match_id}: an action of a deal not stored ({deal!r})")
             n = len(deals[deal]["actions"]) + 1
-            deals[deal]["actions"].append(record.stored_json(action, match_id, f"deal {deal}'s action {n}"))
+            deals[deal]["actions"].append(record.stored_json(action, match_id, f"deal {deal + 1}'s action {n}"))
         return {"format": "frapnet-record/1", "game": game, "players": players,
                 "options": record.stored_json(options, match_id, "table options"),
                 "house_rules": record.stored_json(house_rules, match_id, "house rules"), "deals": deals}
