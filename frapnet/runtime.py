@@ -128,3 +128,38 @@ def tune_gc(clock) -> GcPolicy:
     """Start a long-running host's :class:`GcPolicy` on ``clock`` (the reactor), once its tables
     are set up; returns it. Process-wide: call it from a host's main, not a library."""
     return GcPolicy(clock).start()
+
+
+def stop_once_on_signals(reactor) -> None:
+    """Make SIGINT, SIGTERM (and SIGBREAK) stop ``reactor`` once (call before it runs). Twisted's
+    own handlers ask the reactor to stop at every signal, and a second one — Ctrl-C then a
+    ``kill``, or a service manager's SIGTERM twice — while the host was already stopping logged a
+    CRITICAL ``ReactorNotRunning`` traceback (issue #9). Now the first signal stops the reactor as
+    before (its ``before shutdown`` triggers tell the players, write the record, close the
+    journal); a later one, or one after the match's end has begun the shutdown, only logs
+    ``already stopping`` (one line)."""
+    from twisted.internet.error import ReactorNotRunning
+    from twisted.logger import Logger
+
+    log = Logger(namespace="frapnet.host")
+    stopping = [False]
+
+    def stop() -> None:
+        try:
+            reactor.stop()
+        except ReactorNotRunning:  # the match's end stopped it in the meantime
+            pass
+
+    def handler(name: str):
+        def on_signal(number, frame=None) -> None:
+            if stopping[0]:
+                log.info("received {sig} while stopping: already stopping", sig=name)
+                return
+            stopping[0] = True
+            log.info("received {sig}: stopping (the players are told, the record and journal written)", sig=name)
+            reactor.callFromThread(stop)
+        return on_signal
+
+    reactor.addSystemEventTrigger("before", "shutdown", lambda: stopping.__setitem__(0, True))
+    for attr, name in (("sigInt", "SIGINT"), ("sigTerm", "SIGTERM"), ("sigBreak", "SIGBREAK")):
+        setattr(reactor, attr, handler(name))

@@ -258,10 +258,11 @@ def run(args) -> int:
     predicate = LogLevelFilterPredicate(defaultLogLevel=LogLevel.info)
     from frapnet.hosting import start_host
     from frapnet.net.journal import JournalError
-    from frapnet.runtime import not_twisted_noise, tune_gc
+    from frapnet.runtime import not_twisted_noise, stop_once_on_signals, tune_gc
     globalLogBeginner.beginLoggingTo([FilteringLogObserver(textFileLogObserver(sys.stderr),
                                                            [not_twisted_noise, predicate])],
                                      redirectStandardIO=False)
+    stop_once_on_signals(reactor)  # a second SIGTERM/Ctrl-C while stopping: one line, no traceback
 
     status = {"code": 0}
 
