@@ -240,7 +240,7 @@ def _open_journal(config: HostConfig, table: Table):
                 db.abandon(match_id, f"does not replay: {exc}")
                 continue
             table.match_no = db.series(match_id)  # a rematch goes on as one (frapnet.net.rematch)
-            table.journal = db.open_match(match_id, rematch.record_path(tc.record, table.match_no), table.name)
+            table.journal = db.open_match(match_id, _record_of(db, match_id, tc.record, table.match_no), table.name)
             table.resume(stored_rec)
             return db, match_id, record.resume_summary(table.state)
         if rec is not None:
@@ -257,6 +257,19 @@ def _open_journal(config: HostConfig, table: Table):
     except BaseException:
         db.close()
         raise
+
+
+def _record_of(db: Journal, match_id: int, first: str | None, match: int) -> str | None:
+    """The record file of stored match ``match_id``, number ``match`` of its series, resumed with
+    ``--record first``: ``first`` for the first match; for a rematch the file the journal stored
+    for it if it is one of ``first``'s (it may exist: its own), else the next free one
+    (:func:`frapnet.net.rematch.record_path`: never another match's record)."""
+    if first is None or match <= 1:
+        return first
+    stored, root = db.record_file(match_id), os.path.splitext(os.path.abspath(first))[0]
+    if stored and stored.startswith(root + "."):
+        return stored
+    return rematch.record_path(first, match)
 
 
 def _release(db, match_id) -> None:

@@ -89,3 +89,76 @@ def test_a_second_stop_signal_while_stopping_is_one_quiet_line_issue_9(tmp_path,
     assert record.load(str(rec)) == stored
     replayed = record.replay_json(stored)
     assert replayed["ok"] and (replayed["balances"], replayed["pot"]) == (result["balances"], result["pot"])
+
+
+class Person:
+    """A person's client over a real socket: plays a random legal action whenever its seat is to
+    act and answers each rematch offer with the next of ``answers``; returns at ``closing``."""
+
+    def __init__(self, port: int, answers: list[bool], seed: int = 1) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.answers, self.rng, self.buf = list(answers), random.Random(seed), b""
+        self.starts: list[int] = []
+        self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "Olga", "rematch": True})
+
+    def send(self, msg: dict) -> None:
+        self.sock.sendall(wire.frame(msg))
+
+    def _next(self) -> dict:
+        while len(self.buf) < 4 or len(self.buf) < 4 + int.from_bytes(self.buf[:4], "big"):
+            data = self.sock.recv(65536)
+            assert data, "the host closed the connection before closing"
+            self.buf += data
+        n = int.from_bytes(self.buf[:4], "big")
+        msg, self.buf = wire.decode(self.buf[4:4 + n]), self.buf[4 + n:]
+        return msg
+
+    def play(self) -> dict:
+        while True:
+            msg = self._next()
+            if msg["type"] == "view":
+                v = msg["view"]
+                if v.get("actions") and v.get("seat") in v.get("to_act", ()):
+                    self.send({"type": "act", "action": self.rng.choice(v["actions"])["action"],
+                               "version": v["version"]})
+            elif msg["type"] == "rematch_offer":
+                self.send({"type": "rematch", "accept": self.answers.pop(0)})
+            elif msg["type"] == "rematch_start":
+                self.starts.append(msg["match"])
+            elif msg["type"] == "closing":
+                self.sock.close()
+                return msg
+
+
+def test_rematch_records_never_overwrite_a_record_already_there_issue_9(tmp_path):
+    """Issue #9: every match's record survives. `frapnet host --record friday.json` where
+    friday.2.json is already there (an earlier command's rematch), and a person who says yes to
+    one rematch, then no: the first match writes friday.json (the file the command names), the
+    rematch — friday.2.json being taken — the next free name, friday.3.json, which the log
+    names; friday.2.json is untouched. Each record is the journal's copy of its match and replays
+    to the result stored for it (F6)."""
+    rec, db = tmp_path / "friday.json", tmp_path / "j.sqlite3"
+    earlier = tmp_path / "friday.2.json"
+    earlier.write_text('{"an earlier match": "kept"}\n')
+    h = Host("--players", "2", "--bots", "1", "--bot-delay", "0", "--deals", "1", "--rematch", "30",
+             "--nonce-time", "0.1", "--seed", "3", "--db", str(db), "--record", str(rec))
+    person = Person(h.port, [True, False])
+    closing = person.play()
+    code, out, err = h.finish()
+    assert code == 0 and person.starts == [2] and closing["reason"] == "seat 0 declined the rematch", err[-2000:]
+    assert "Traceback" not in err
+    assert earlier.read_text() == '{"an earlier match": "kept"}\n'
+    assert f"rematch: match 2 begins; its record: {tmp_path / 'friday.3.json'}" in err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".json") == \
+        ["friday.2.json", "friday.3.json", "friday.json"]
+    j = Journal(str(db))
+    try:
+        matches = j.matches()
+        assert [(m["series"], m["finished"] is not None) for m in matches] == [(1, True), (2, True)]
+        for m, name in zip(matches, ("friday.json", "friday.3.json")):
+            written = record.load(str(tmp_path / name))
+            assert written == j.record(m["id"]), name
+            res = record.replay_json(written)
+            assert res["ok"] and (res["balances"], res["pot"]) == (m["result"]["balances"], m["result"]["pot"])
+    finally:
+        j.close()

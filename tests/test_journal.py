@@ -243,7 +243,8 @@ def test_a_rematch_is_journaled_as_a_new_match_and_counted_as_one(tmp_path):
 
 def test_the_same_command_resumes_a_rematch_as_the_rematch(tmp_path):
     """A host killed during a rematch resumes it as match 2 of the series: the same state, its
-    record still RECORD.2.json (frapnet.hosting)."""
+    record still RECORD.2.json (frapnet.hosting) — even once that file exists (the rematch's own,
+    exported at a deal end: issue #9, a rematch takes the next free name only when it begins)."""
     from frapnet import hosting
     path = tmp_path / "friday.json"
     table, factory, clock, db = journaled(tmp_path, deals=2, rematch=30.0, record=str(path))
@@ -255,6 +256,7 @@ def test_the_same_command_resumes_a_rematch_as_the_rematch(tmp_path):
     c.act(c.view["actions"][0]["action"])
     with db.db:  # as after kill -9: the process that played it is gone
         db.db.execute("UPDATE matches SET owner_pid = NULL")
+    (tmp_path / "friday.2.json").write_text("{}")  # as if exported at a deal end of the rematch
     again = Table(table.config, clock=Clock(), rng=random.Random(1))
     config = hosting.HostConfig(table.config, db=str(tmp_path / "j.sqlite3"))
     db2, mid, summary = hosting._open_journal(config, again)

@@ -29,6 +29,7 @@ is written.
 """
 from __future__ import annotations
 
+import contextlib
 import datetime
 import glob
 import json
@@ -132,11 +133,9 @@ def _alive(pid: int | None) -> bool:
         return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
+    except PermissionError:  # someone else's process
         return True
-    except OSError:
+    except OSError:  # ProcessLookupError: none
         return False
     return True
 
@@ -147,10 +146,8 @@ def write_atomically(path: str, text: str, private: bool = False) -> None:
     for stale in glob.glob(glob.escape(path) + ".tmp*"):
         pid = stale[len(path) + 4:]
         if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            try:
+            with contextlib.suppress(OSError):
                 os.remove(stale)
-            except OSError:
-                pass
     tmp, mode = f"{path}.tmp{os.getpid()}", 0o600 if private else 0o666
     try:
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode), "w", encoding="utf-8") as f:
@@ -159,10 +156,8 @@ def write_atomically(path: str, text: str, private: bool = False) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.remove(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -339,6 +334,10 @@ class Journal:
     def series(self, match_id: int) -> int:
         """The match's number in its series of rematches (1 for the first)."""
         return self.db.execute("SELECT series FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
+
+    def record_file(self, match_id: int) -> str | None:
+        """The (absolute) ``--record`` file match ``match_id`` is exported to, or None."""
+        return self.db.execute("SELECT record_path FROM matches WHERE id = ?", (match_id,)).fetchone()[0]
 
     def with_record(self, path: str) -> tuple[int, str] | None:
         """The newest stored match whose ``--record`` file is ``path``: ``(id, table name)``, or

@@ -14,8 +14,9 @@ true|false}``. Computer players (the host's own, takeovers, and clients with ``b
 play on. When every awaited seat has accepted, the host sends ``{"type": "rematch_start",
 "match": 2}`` and deals the first deal of a new match: same game, options, house rules, seats,
 names and seat tokens; balances from zero; the first dealer by lot again (F7); its record in
-``RECORD.2.json`` beside the first one's. A refusal, a person leaving or dropping, or the wait
-running out ends the table as before: ``closing`` with the last match's result.
+``RECORD.2.json`` beside the first one's (the next free number if that file exists:
+:func:`record_path`). A refusal, a person leaving or dropping, or the wait running out ends the
+table as before: ``closing`` with the last match's result.
 
 No sockets here: :func:`offer` and :class:`Rematch` are driven by :class:`frapnet.net.table.Table`.
 """
@@ -33,12 +34,18 @@ log = Logger(namespace="frapnet.host")
 
 
 def record_path(first: str | None, match: int) -> str | None:
-    """The record of rematch number ``match`` (2, 3…) beside the first match's ``first``:
-    ``friday.json`` → ``friday.2.json`` (None stays None; match 1 is ``first`` itself)."""
+    """The record file of rematch number ``match`` (2, 3…) beside the first match's ``first``:
+    ``friday.json`` → ``friday.2.json``, or the next number whose file does not exist yet
+    (``friday.3.json``…): a rematch never writes over a record already there — an earlier host
+    command's rematch, or a file of the same name (issue #9). None stays None; match 1 is
+    ``first`` itself. (A resumed match keeps the file the journal stored for it.)"""
     if first is None or match <= 1:
         return first
     root, ext = os.path.splitext(first)
-    return f"{root}.{match}{ext or '.json'}"
+    n = match
+    while os.path.lexists(path := f"{root}.{n}{ext or '.json'}"):
+        n += 1
+    return path
 
 
 class Rematch:
@@ -133,12 +140,14 @@ def start(table) -> None:
     table.state = engine.new_match(cfg.game, cfg.players, cfg.options, cfg.house_rules, table.registry)
     table._track_versions(None)
     # the journal stores the match just played as over and the rematch as a new match of the table
-    table.journal = table.journal.next_match(done, result, table.state, record_path(cfg.record, table.match_no))
+    path = record_path(cfg.record, table.match_no)
+    table.journal = table.journal.next_match(done, result, table.state, path)
     table.dealing.proofs = []  # the new match's shuffle proofs (docs/fairness.md)
     forget = getattr(table.takeover.choose, "new_match", None)  # the takeover players' memory of the deal
     if callable(forget):
         forget()
     table.journal.seats_changed(table.name, table.seats)
-    log.info("table {table}: rematch: match {n} begins", table=table.name, n=table.match_no)
+    log.info("table {table}: rematch: match {n} begins{rec}", table=table.name, n=table.match_no,
+             rec=f"; its record: {path}" if path else "")
     table.fanout.send_all({"type": "rematch_start", "match": table.match_no})
     table._start_deal()
