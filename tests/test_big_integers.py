@@ -220,3 +220,107 @@ def test_resuming_a_record_whose_ante_is_too_large_to_host_is_refused(tmp_path, 
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == (f"frapnet host: --resume: {path}: option 'ante': integer too large: 101 digits (limit 100); "
                         "a host sends it, and the amounts that grow from it, to every player\n")
+
+
+# --- amounts growing past what the protocol carries (issue #9; frapnet.net.amounts) -----------------
+
+def _worked_at(ante: int, cut: int = 0) -> dict:
+    """S0's worked example (one deal: pot P = 4 antes; the frapper pays 2P, a whister P: the next
+    pot is 3P) with ante ``ante``, its last ``cut`` actions left out."""
+    import copy
+
+    from frapnet.testing import shared_dir
+    rec = copy.deepcopy(__import__("json").loads((shared_dir() / "cases" / "frap-s0-worked-example.json")
+                                                  .read_text())["record"])
+    rec["options"] = {**rec["options"], "ante": ante}
+    if cut:
+        del rec["deals"][0]["actions"][-cut:]
+    return rec
+
+
+def _resumed_table(rec: dict, tmp_path):
+    """A host table resumed from ``rec``, its four seats taken by StringTransport clients that
+    decode every frame they get (wire.decode refuses an integer of more than 1,000 digits)."""
+    from test_net_host import seat_all
+    table, factory, clock = make(options=dict(rec["options"]), record=str(tmp_path / "r.json"))
+    table.resume(rec)
+    return table, clock, seat_all(factory)
+
+
+def _closing(conns):
+    got = [[m for m in c.read() + c.log if m["type"] == "closing"] for c in conns]
+    assert all(len(g) >= 1 for g in got)
+    return got[0][0]
+
+
+def test_a_move_that_would_pass_1000_digits_ends_the_match_before_it_issue_9(tmp_path):
+    """Issue #9 / F6: ante 10^999 (pot 4·10^999, 1,000 digits); the deal's last card settles it
+    with remises making a pot of 12·10^999 — 1,001 digits, which no client could decode. The
+    host does not apply that card: the match ends just before it, everyone gets ``closing``
+    naming the limit, with the last result the protocol carries, not resumable; every frame
+    sent decodes, and the record (that deal unfinished) replays to the same figures."""
+    from frapnet import record
+    from frapnet.net import amounts
+    full = _worked_at(10 ** 999)
+    last = full["deals"][0]["actions"][-1]  # [1, "play", "9S"]
+    table, clock, conns = _resumed_table(_worked_at(10 ** 999, cut=1), tmp_path)
+    before = table.state
+    assert before.pot == 4 * 10 ** 999 - 3 * 10 ** 999 and digits(4 * 10 ** 999) == 1000  # three tricks paid
+    conns[last[0]].act(last[1:])
+    closing = _closing(conns)
+    assert closing["reason"] == amounts.PAST == ("the next move would take the amounts past the 1,000 digits the "
+                                                 "protocol carries: the match ends before it (F6)")
+    assert closing["resumable"] is False and table.finished and table.state is before
+    assert (closing["result"]["balances"], closing["result"]["pot"]) == (before.balances, before.pot)
+    assert max(digits(b) for b in before.balances + [before.pot]) == 1000
+    res = record.replay_json(record.load(str(tmp_path / "r.json")))
+    assert res["ok"] and res["deals"][0]["outcome"] == "unfinished"
+    assert (res["balances"], res["pot"]) == (before.balances, before.pot)
+    assert record.replay_json(full)["pot"] == 12 * 10 ** 999  # F6: a record still holds it (replay reads it)
+
+
+@pytest.mark.parametrize("ante, ends", [(10 ** 990, True), (10 ** 987, False)], ids=["992-digit pot", "989-digit pot"])
+def test_between_deals_amounts_past_990_digits_end_the_match_issue_9(tmp_path, ante, ends):
+    """Issue #9 / F6: the worked deal played to its end at ante 10^990 leaves a pot of 12·10^990
+    (992 digits): the next deal could carry it past 1,000, so the match ends there — ``closing``
+    says why, not resumable, the record whole and replayable. At ante 10^987 (a 989-digit pot)
+    the next deal is dealt as usual."""
+    from frapnet import record
+    from frapnet.net import amounts
+    last = _worked_at(ante)["deals"][0]["actions"][-1]
+    table, clock, conns = _resumed_table(_worked_at(ante, cut=1), tmp_path)
+    conns[last[0]].act(last[1:])
+    clock.advance(1)
+    st = table.state
+    assert st.deal_no == (1 if ends else 2) and table.finished is ends
+    if not ends:
+        return
+    assert st.pot == 12 * ante  # the remises: 3P, P = 4 antes
+    assert digits(st.pot) == 992 and amounts.NEAR_DIGITS == 990
+    closing = _closing(conns)
+    assert closing["reason"] == ("the amounts passed 990 digits, near the 1,000 digits the protocol carries: "
+                                 "the match ends after this deal (F6)")
+    assert closing["resumable"] is False and closing["result"]["pot"] == st.pot
+    res = record.replay_json(record.load(str(tmp_path / "r.json")))
+    assert res["ok"] and res["deals"][0]["outcome"] == "played" and res["balances"] == st.balances
+
+
+def test_no_frame_carries_an_integer_past_1000_digits_and_no_host_resumes_one_issue_9(tmp_path):
+    """The encoder refuses what every decoder refuses (too_large, naming the limit), and `frapnet
+    host --resume` of a record whose amounts passed 1,000 digits (the worked deal at ante 10^999:
+    a pot of 1,001 digits; `frapnet replay` reads it, F6) exits 2 saying so."""
+    import subprocess
+
+    from frapnet import record
+    assert wire.decode(wire.encode({"type": "x", "n": -BIG}))["n"] == -BIG
+    with pytest.raises(wire.WireError) as exc:
+        wire.encode({"type": "x", "n": BIGGER})
+    assert (exc.value.code, exc.value.message) == ("too_large", "integer too large: 1001 digits (limit 1000)")
+    path = tmp_path / "big.json"
+    path.write_text(record.dumps(_worked_at(10 ** 999)))
+    p = subprocess.run([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1", "--no-announce",
+                        "--resume", "--record", str(path), "--db", str(tmp_path / "j.sqlite3")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr == (f"frapnet host: --resume: {path}: its amounts have 1001 digits, more "
+                                              "than the 1,000 the protocol carries; `frapnet replay` reads it, no "
+                                              "host can send it\n")

@@ -208,6 +208,12 @@ def run(args) -> int:
         except record.ReplayError as exc:
             print(f"frapnet host: --resume: {args.record} does not replay: {exc}", file=sys.stderr)
             return 2
+        from frapnet.net import amounts, wire
+        if amounts.past_limit(st):  # a record holds any amount (F6); a host must send them (issue #9)
+            print(f"frapnet host: --resume: {args.record}: its amounts have {amounts.most_digits(st)} digits, more "
+                  f"than the {wire.MAX_BIGINT_DIGITS:,} the protocol carries; `frapnet replay` reads it, no host can "
+                  "send it", file=sys.stderr)
+            return 2
         args.game, args.players, args.house_rule = st.game, st.players, list(st.house_rules)
         options = dict(st.options)
         from frapnet.errors import MAX_INT_DIGITS, too_large

@@ -20,7 +20,7 @@ from frapnet.net.dealing import FairDealing
 from frapnet.net.fanout import Fanout
 from frapnet.net.journal import RecordFile
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, distinct_name, version_compatible
-from frapnet.net import rematch
+from frapnet.net import amounts, rematch
 from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, SeatVersions, same_secret, seat_with_token
 from frapnet.net.takeover import Chooser, Takeover
 
@@ -286,7 +286,10 @@ class Table:
 
     def _deal_ready(self, deck: list, proof: dict) -> None:
         dealer = self.rng.randrange(self.state.players) if self.state.dealer is None else None  # F7: by lot
-        self.state, events = engine.start_deal(self.state, deck, dealer)
+        state, events = engine.start_deal(self.state, deck, dealer)
+        if amounts.past_limit(state):  # its antes: more digits than the protocol carries (issue #9)
+            return self.finish(amounts.PAST, capped=True)
+        self.state = state
         self._track_versions(None)
         self.journal.deal_started(self.state, proof)
         self._changed(events)
@@ -321,6 +324,8 @@ class Table:
         except RuleError as exc:
             self.rejected += 1
             raise ProtocolError("illegal", exc.message, exc.rule) from None
+        if amounts.past_limit(new):  # never a view no client can decode: the match ends before it
+            return self.finish(amounts.PAST, capped=True)
         self.state = new
         self.actions_applied += 1
         self._track_versions(seat)
@@ -341,6 +346,8 @@ class Table:
         if st.phase == engine.OVER or (self.deals is not None and st.deal_no >= self.deals):
             if not self._offer_rematch():
                 self.finish("match over")
+        elif amounts.near_limit(st):  # the next deal could pass what the protocol carries (issue #9)
+            self.finish(amounts.NEAR, capped=True)
         elif self._next_deal_call is None:
             self._next_deal_call = self.clock.callLater(self.pause, self._start_deal)
 
@@ -420,9 +427,10 @@ class Table:
         out.update(engine.match_report(st))
         return out
 
-    def finish(self, reason: str) -> None:
-        """End the table: store it (over if the match ended, else for the same command to
-        resume), tell everyone (``closing`` with the result)."""
+    def finish(self, reason: str, capped: bool = False) -> None:
+        """End the table: store it (over if the match ended — ``capped``: its amounts reached what
+        the protocol carries, :mod:`frapnet.net.amounts` — else for the same command to resume),
+        tell everyone (``closing`` with the result)."""
         if self.finished:
             return
         self.finished = True
@@ -435,7 +443,7 @@ class Table:
             self._next_deal_call.cancel()
         self.result = self.result_dict()
         st = self.state  # over: the game's end, or the deals asked for played (not resumable)
-        over = st.phase == engine.OVER or st.phase != engine.DEAL and st.deal_no >= (self.deals or st.deal_no + 1)
+        over = capped or st.phase == engine.OVER or st.phase != engine.DEAL and st.deal_no >= (self.deals or st.deal_no + 1)
         self.journal.finished(st, self.result, over, reason)
         log.info("table {table}: {reason}; result {result}", table=self.name, reason=reason,
                  result=json.dumps(self.result))

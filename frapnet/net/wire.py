@@ -28,6 +28,7 @@ from twisted.protocols.basic import Int32StringReceiver
 from zope.interface import implementer
 from twisted.internet.interfaces import IPushProducer
 
+from frapnet.errors import digits
 from frapnet.net.sockets import tune_tcp, write_now
 
 MAX_FRAME = 256 * 1024
@@ -60,16 +61,24 @@ the views' ``balances``, the score sheet's new row, the report and its event (F6
 _BIG_MAX = 1024
 
 
+def _carried(n: int) -> int:
+    """``n`` if ext 1 carries it; else WireError ``too_large``: no end sends what the other must
+    refuse (issue #9; the host ends a match before its amounts get there: frapnet.net.amounts)."""
+    if n.bit_length() > 3300 and digits(n) > MAX_BIGINT_DIGITS:
+        raise WireError("too_large", f"integer too large: {digits(n)} digits (limit {MAX_BIGINT_DIGITS})")
+    return n
+
+
 def _default(obj: Any) -> Any:
     if type(obj) is int:  # outside msgpack's 64-bit range (F6)
         ext = _BIG.get(obj)
         if ext is None:
             if len(_BIG) >= _BIG_MAX:
                 _BIG.clear()
-            ext = _BIG[obj] = msgpack.ExtType(EXT_BIGINT, str(obj).encode("ascii"))
+            ext = _BIG[obj] = msgpack.ExtType(EXT_BIGINT, str(_carried(obj)).encode("ascii"))
         return ext
     if isinstance(obj, int) and not isinstance(obj, bool):  # an int subclass (IntEnum…)
-        return msgpack.ExtType(EXT_BIGINT, str(obj).encode("ascii"))
+        return msgpack.ExtType(EXT_BIGINT, str(_carried(int(obj))).encode("ascii"))
     if isinstance(obj, (tuple, set, frozenset)):
         return list(obj)
     raise TypeError(f"cannot send a {type(obj).__name__} on the wire")
