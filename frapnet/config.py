@@ -125,8 +125,10 @@ def parse(text: str, path: Path) -> Config:
                                       f"digits (limit {MAX_INT_DIGITS})") from None
     _unknown(path, "", data, ("name", "language", "level", "table", "options"))
     out: dict[str, Any] = {"path": path}
-    if "name" in data:
-        out["name"] = _text(path, "name", data["name"])
+    if "name" in data:  # its length and characters: the host's rule for names, checked by the command
+        if not isinstance(data["name"], str):  # (frapnet.commands._options.name_error; docs/protocol.md hello)
+            raise ConfigError(path, "name", f"must be a string, not {_kind(data['name'])}")
+        out["name"] = data["name"]
     if "language" in data:
         out["language"] = _text(path, "language", data["language"], LANGUAGES)
     if "level" in data:

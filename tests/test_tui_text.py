@@ -24,3 +24,102 @@ def test_issue10_a_long_chat_word_in_the_log_pane_keeps_every_character_in_order
     got = [text for _, text in render.log_rows(s, 80)]
     assert got == ["<Olga> look", "  " + "x" * 78, "  " + "x" * 78, "  " + "x" * 78, "  " + "x" * 16]
     assert "".join(r[2:] for r in got[1:]) == word
+
+
+# --- issue #9: one rule for player names ------------------------------------------------------------
+
+def test_issue9_clean_name_is_the_hosts_one_rule_and_the_hello_uses_it():
+    from frapnet.net.protocol import MAX_NAME, MAX_NAME_SENT, ProtocolError, check_client_message, clean_name
+
+    assert (MAX_NAME, MAX_NAME_SENT) == (32, 128)
+    assert clean_name("Ol\x1b[31mga\x07\u202e") == "Ol[31mga"          # ESC, BEL and the bidi override go
+    assert clean_name("  bot \t\n\u2028 1\u00a0\u3000x ") == "bot 1 x"      # every run of white space: one space
+    assert clean_name("Zo\u200de") == "Zoe"                                 # zero-width joiner (Cf)
+    assert clean_name("a" * 40) == "a" * 32
+    assert clean_name("x" * 31 + " yz") == "x" * 31                         # no space left at the end of a cut
+    assert clean_name("\x1b\x07\u202e \t") == ""
+    for raw in ("Ol\x1b[31mga", "  bot \t 1 ", "Я" * 50):
+        assert clean_name(clean_name(raw)) == clean_name(raw)
+        hello = check_client_message({"type": "hello", "protocol": "1.0", "name": raw})
+        assert hello["name"] == clean_name(raw)
+    try:
+        check_client_message({"type": "hello", "protocol": "1.0", "name": "a" * 129})
+    except ProtocolError as exc:
+        assert (exc.code, exc.message) == ("bad_message", "hello: field 'name' is longer than 128")
+    else:
+        raise AssertionError("a 129-character name was read")
+
+
+def test_issue9_the_terminal_shows_the_name_the_host_sent_unchanged():
+    """safe_name (the terminal's own guard) changes nothing in a name the host cleaned — for names
+    made of letters, wide characters, spaces of every kind, controls, escapes and bidi overrides."""
+    import random
+
+    from frapnet.net.protocol import clean_name
+    from frapnet.tui.text import safe_name
+
+    rng = random.Random(9)
+    alphabet = ["a", "Я", "漢", "é", "e\u0301", " ", "\t", "\n", "\u00a0", "\u2028", "\x1b[31m", "\x1b]0;x\x07",
+                "\u202e", "\u200b", "\x9b", "\x7f", "<b>", "&amp;", "😀"]
+    for _ in range(500):
+        raw = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+        name = clean_name(raw)
+        if name:
+            assert safe_name(name, 1000) == name, (raw, name)
+            assert "\x1b" not in name and name.isprintable()
+
+
+def test_issue9_local_name_inputs_stop_at_the_hosts_limit():
+    from pathlib import Path
+
+    from frapnet.commands._options import name_error
+    from frapnet.net.protocol import MAX_NAME, MAX_NAME_SENT, name_problem
+
+    assert name_problem("Olga") is None and name_problem("Я" * 32) is None and name_problem(" a\tb ") is None
+    assert name_problem("Я" * 33) == "a player name is at most 32 characters (this one has 33)"
+    assert name_problem("\x1b\u202e") == ("a player name must have a printable character (control characters "
+                                          "are removed)")
+    assert name_error("a" * 40) == ("--name 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa': a player name is at most 32 "
+                                    "characters (this one has 40)")
+    assert name_error("a" * 40, config_path=Path("/c.toml")) == (
+        "bad config file /c.toml: name: a player name is at most 32 characters (this one has 40)")
+    root = Path(__file__).resolve().parent.parent / "frapnet/net/web_assets"
+    assert f'id="join-name" name="name" maxlength="{MAX_NAME_SENT}"' in (root / "index.html").read_text()
+    assert f"const NAME_MAX = {MAX_NAME};" in (root / "app.js").read_text()
+
+
+def test_issue9_frapnet_join_and_play_refuse_a_name_over_the_limit_before_connecting(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, FRAPNET_CONFIG=str(tmp_path / "c.toml"))
+    (tmp_path / "c.toml").write_text('name = "' + "o" * 33 + '"\n')
+    long = "Ольга" * 8  # 40 characters
+    for args, want in (
+            (["join", "127.0.0.1:9", "--name", long],
+             f"frapnet join: --name '{long}': a player name is at most 32 characters (this one has 40)\n"),
+            (["play", "--name", "\x07\u202e\t"],
+             "frapnet play: --name '\\x07\\u202e\\t': a player name must have a printable character (control "
+             "characters are removed)\n"),
+            (["join", "127.0.0.1:9"],
+             f"frapnet join: bad config file {tmp_path / 'c.toml'}: name: a player name is at most 32 characters "
+             "(this one has 33)\n")):
+        p = subprocess.run([sys.executable, "-m", "frapnet", *args], capture_output=True, text=True, timeout=30,
+                           env=env, stdin=subprocess.DEVNULL)
+        assert (p.returncode, p.stderr) == (2, want)
+
+
+def test_issue9_the_chat_line_sends_at_most_what_the_host_keeps():
+    from prompt_toolkit.output import DummyOutput
+
+    from frapnet.net.protocol import MAX_CHAT
+    from frapnet.tui.app import ClientApp
+
+    sent = []
+    ui = ClientApp(Screen(), chat=sent.append, output=DummyOutput())
+
+    class Buffer:
+        text = "  " + "é" * 700 + "  "
+    ui._send_chat(Buffer())
+    assert sent == ["é" * MAX_CHAT] and MAX_CHAT == 500

@@ -82,6 +82,22 @@ def default_name() -> str:
         return "Player"
 
 
+def name_error(name, flag: str = "--name", config_path=None) -> str | None:
+    """What to say about a player name the host would not seat as typed (empty once cleaned, or
+    over :data:`frapnet.net.protocol.MAX_NAME` characters: the rule of
+    :func:`frapnet.net.protocol.name_problem`, docs/protocol.md ``hello``), naming where it came
+    from — ``flag``, or ``config_path``'s ``name`` key; None if it is fine (or None: the default)."""
+    if name is None:
+        return None
+    from frapnet.net.protocol import for_log, name_problem
+
+    why = name_problem(name)
+    if why is None:
+        return None
+    where = f"bad config file {config_path}: name:" if config_path else f"{flag} '{for_log(name, 40)}':"
+    return f"{where} {why}"
+
+
 def print_web_address(handle, bind: str, interfaces=None, qr: bool = True) -> str | None:
     """If the host ``handle`` serves the web page (``handle.web_port``), print ``frapnet: web page
     at URL`` and the URL as a QR code (for a phone's camera) on stdout; return the URL (None if

@@ -74,8 +74,8 @@ def run(args) -> int:
     if args.delay < 0:
         print(f"frapnet bot: --delay must be 0 or more seconds, not {args.delay}", file=sys.stderr)
         return 2
-    from frapnet.commands._options import check_search_arguments
-    problem = check_search_arguments(args)
+    from frapnet.commands._options import check_search_arguments, name_error
+    problem = check_search_arguments(args) or name_error(args.name)
     if problem:
         print(f"frapnet bot: {problem}", file=sys.stderr)
         return 2

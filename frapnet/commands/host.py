@@ -167,7 +167,7 @@ def run(args) -> int:
     import sys
 
     from frapnet import config
-    from frapnet.commands._options import parse_options
+    from frapnet.commands._options import name_error, parse_options
     from frapnet.commands._password import table_password
     from frapnet.errors import PluginError, RuleError, shown
 
@@ -177,8 +177,9 @@ def run(args) -> int:
         print(f"frapnet host: bad config file {exc}", file=sys.stderr)
         return 2
     from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": DEFAULT_LEVEL}, exclude=("name",))
+    player_cfg = None  # the file that named the player, if --player did not
     if args.player is None:  # --play: your name at the table
-        args.player = cfg.name
+        args.player, player_cfg = cfg.name, cfg.path
     try:
         options = parse_options(args.option)
         args.password = table_password(args.password)
@@ -189,7 +190,7 @@ def run(args) -> int:
         print("frapnet host: --resume needs --record FILE (the match to continue)", file=sys.stderr)
         return 2
     import os
-    problem = check_arguments(args)
+    problem = check_arguments(args) or (name_error(args.player, "--player", player_cfg) if args.play else None)
     if problem:
         print(f"frapnet host: {problem}", file=sys.stderr)
         return 2

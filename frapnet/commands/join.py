@@ -22,13 +22,18 @@ def run(args) -> int:
     import sys
 
     from frapnet import config
-    from frapnet.commands._options import default_name
+    from frapnet.commands._options import default_name, name_error
     from frapnet.tui.i18n import default_lang
 
     try:  # your name and language from the config file, unless given here
-        config.apply(config.load(), args, {})
+        cfg = config.load()
+        from_cfg = config.apply(cfg, args, {})
     except config.ConfigError as exc:
         print(f"frapnet join: bad config file {exc}", file=sys.stderr)
+        return 2
+    problem = name_error(args.name, "--name", cfg.path if "name" in from_cfg else None)  # the host's rule
+    if problem:
+        print(f"frapnet join: {problem}", file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("frapnet join: needs a terminal (standard input and output must be a terminal, "

@@ -66,7 +66,7 @@ def run(args) -> int:
     import sys
 
     from frapnet import config
-    from frapnet.commands._options import default_name, parse_options
+    from frapnet.commands._options import default_name, name_error, parse_options
     from frapnet.errors import PluginError, RuleError
     from frapnet.tui.i18n import default_lang
 
@@ -78,7 +78,7 @@ def run(args) -> int:
         print(f"frapnet play: bad config file {exc}", file=sys.stderr)
         return 2
     from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": DEFAULT_LEVEL})
-    problem = check_arguments(args)
+    problem = check_arguments(args) or name_error(args.name, "--name", cfg.path if "name" in from_cfg else None)
     if problem:
         print(f"frapnet play: {problem}", file=sys.stderr)
         return 2

@@ -40,7 +40,7 @@ from typing import Iterable
 from twisted.logger import Logger
 
 from frapnet import engine, paths, record
-from frapnet.net.protocol import MAX_NAME, MAX_TOKEN, clean_text
+from frapnet.net.protocol import MAX_TOKEN, clean_name
 
 log = Logger(namespace="frapnet.host")
 
@@ -488,12 +488,12 @@ class MatchJournal(RecordFile):
 
     def saved_seats(self, n: int) -> list[tuple[str, str | None, bool]]:
         """Per seat, ``(name, token, is_bot)`` as stored — checked like client input, since a
-        journal may have been edited: names cleaned (no control characters, at most 32
+        journal may have been edited: names cleaned as a hello's (protocol.clean_name: at most 32
         characters), tokens 16…128-character strings (else None)."""
         out = []
         for info in self.journal.seats(self.id)[:n]:
             token, name = info["token"], info["name"]
             ok = isinstance(token, str) and 16 <= len(token) <= MAX_TOKEN
-            out.append((clean_text(name, MAX_NAME) if isinstance(name, str) else "", token if ok else None,
+            out.append((clean_name(name) if isinstance(name, str) else "", token if ok else None,
                         info["bot"] is True))
         return out

@@ -21,7 +21,9 @@ PROTOCOL_VERSION = "1.0"
 PROTOCOL_MAJOR = 1
 
 MAX_NAME = 32
-"""Longest player name, in characters (after control characters are removed)."""
+"""Longest player name, in characters, as the host seats it (:func:`clean_name`)."""
+MAX_NAME_SENT = 4 * MAX_NAME
+"""Longest ``hello.name`` the host reads, in characters, before cleaning (longer: ``bad_message``)."""
 MAX_CHAT = 500
 """Longest chat line, in characters (longer lines are cut)."""
 MAX_PASSWORD = 128
@@ -96,6 +98,31 @@ def clean_text(text: str, limit: int) -> str:
     return "".join(out).strip()[:limit]
 
 
+def clean_name(raw: str) -> str:
+    """The one rule for player names (docs/protocol.md, ``hello``; issue #9): the name the host
+    seats ``raw`` under and sends to everyone — control and format characters removed (terminal
+    escapes lose their ESC, bidi overrides and zero-width characters go), every run of white
+    space (tabs, newlines, U+2028, no-break spaces…) one space, no space at either end, cut to
+    :data:`MAX_NAME` characters. ``""`` if nothing is left (the host refuses it: ``bad_name``).
+    Clients show the name they are sent as plain text; applied twice it changes nothing."""
+    return " ".join(clean_text(raw, len(raw)).split())[:MAX_NAME].rstrip()
+
+
+def name_problem(raw: Any) -> str | None:
+    """Why a player name typed on this side (``--name``, the config file's ``name``) is not the
+    name the host would seat, or None: not a string, empty once cleaned (:func:`clean_name`), or
+    longer than :data:`MAX_NAME` characters — the host would cut it; the web page's name field
+    stops at the same length."""
+    if not isinstance(raw, str):
+        return f"a player name is text, not {type(raw).__name__}"
+    clean = " ".join(clean_text(raw, len(raw)).split())
+    if not clean:
+        return "a player name must have a printable character (control characters are removed)"
+    if len(clean) > MAX_NAME:
+        return f"a player name is at most {MAX_NAME} characters (this one has {len(clean)})"
+    return None
+
+
 LOG_LIMIT = 120
 """Longest piece of client text in one host log line, in characters (after escaping)."""
 
@@ -158,8 +185,7 @@ def check_client_message(msg: dict) -> dict:
     kind = msg["type"]
     if kind == "hello":
         version = _field(msg, "protocol", (str,), required=True, max_len=16)
-        name = _field(msg, "name", (str,), required=True, max_len=4 * MAX_NAME)
-        clean = " ".join(clean_text(name, 4 * MAX_NAME).split())[:MAX_NAME]  # "bot  1" is "bot 1" to everyone
+        clean = clean_name(_field(msg, "name", (str,), required=True, max_len=MAX_NAME_SENT))  # "bot  1": "bot 1"
         if not clean:
             raise ProtocolError("bad_name", "the player name is empty (after removing control characters)",
                                 fatal=True)

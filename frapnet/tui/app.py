@@ -32,6 +32,7 @@ from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
+from frapnet.net.protocol import MAX_CHAT
 from frapnet.tui import render
 from frapnet.tui.i18n import translation
 from frapnet.tui.model import Screen
@@ -244,7 +245,7 @@ class ClientApp:
                 pass
 
     def _send_chat(self, buff) -> bool:
-        text = buff.text.strip()
+        text = buff.text.strip()[:MAX_CHAT]  # the host keeps no more (docs/protocol.md chat)
         if text:
             self.chat(text)
         self.app.layout.focus(self.top)

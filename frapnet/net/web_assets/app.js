@@ -12,6 +12,9 @@
     "timeout", "busy", "malformed", "too_large", "bad_message"]);
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const LOG_MAX = 400;
+  // player names (docs/protocol.md, hello): the host seats a name of at most NAME_MAX characters
+  // once cleaned (frapnet.net.protocol.clean_name); the name field takes what the host reads
+  const NAME_MAX = 32;
   const KEY = "frapnet@" + location.host; // one table per web port
 
   // --- the page's own words ---------------------------------------------------------------------
@@ -35,7 +38,7 @@
       "The table is closed": "Стол закрыт", "Result": "Итог", "You left the table.": "Вы вышли из-за стола.",
       "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
       "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
-      "Enter a name.": "Введите имя.", "The game": "Игра", "Last deal": "Прошлая сдача",
+      "Enter a name.": "Введите имя.", "A name has at most {n} characters.": "В имени не больше {n} символов.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
       "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
@@ -188,7 +191,7 @@
         break;
       }
       case "chat":
-        addLog("chat", String(msg.name || "?") + ": " + String(msg.text || ""));
+        addLog("chat", (cleanName(msg.name) || "?") + ": " + String(msg.text || ""));
         break;
       case "error":
         onError(msg);
@@ -252,7 +255,7 @@
         sessionStorage.removeItem(KEY + ".password");
         el("join-password-row").hidden = false;
       }
-      el("join-error").textContent = text;
+      el("join-error").textContent = plain(text);
       setStatus("closed");
       show("join");
       return;
@@ -292,10 +295,20 @@
     save({ sheet: S.sheet.slice(-200) });
   }
   function addLog(kind, text) {
-    S.log.push({ kind: kind, text: text });
+    S.log.push({ kind: kind, text: plain(text) });
     if (S.log.length > LOG_MAX) S.log.splice(0, S.log.length - LOG_MAX);
     renderLog();
   }
+
+  // --- text from the network -------------------------------------------------------------------------------
+  // Shown as text (textContent), never as HTML; and on one line with no control or format
+  // character (a bidi override, a zero-width joiner, a line break), as the host's rule for names
+  // leaves them (frapnet.net.protocol.clean_name) — in case a host did not clean them.
+  const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}]/gu;
+  function plain(x) {
+    return String(x === null || x === undefined ? "" : x).replace(/[\t\n\r\v\f\u0085\u2028\u2029]/g, " ").replace(INVISIBLE, "");
+  }
+  function cleanName(x) { return Array.from(plain(x).split(/\s+/).join(" ").trim()).slice(0, NAME_MAX).join("").trim(); }
 
   // --- drawing ------------------------------------------------------------------------------------------
   function el(id) { return document.getElementById(id); }
@@ -344,7 +357,7 @@
   function name(i) {
     const v = S.view || {};
     const n = Array.isArray(v.names) ? v.names[i] : "";
-    return (typeof n === "string" && n) ? n : "#" + (i + 1);
+    return (typeof n === "string" && cleanName(n)) || "#" + (i + 1);
   }
   function applyWords() {
     document.documentElement.lang = lang;
@@ -358,7 +371,7 @@
   function render() {
     const v = S.view;
     const w = S.welcome || {};
-    el("table-name").textContent = (v && v.table) || w.table || "";
+    el("table-name").textContent = plain((v && v.table) || w.table || "");
     const title = (ui(v) && typeof ui(v).title === "string" && ui(v).title) || (v && v.title) || w.title || "";
     document.title = "frapnet · " + title + " · " + ((v && v.table) || w.table || "");
     renderFacts(v || {});
@@ -628,7 +641,7 @@
   }
   function renderClosed() {
     const c = S.closed || {};
-    el("turn").textContent = t("The table is closed") + (c.reason ? ": " + c.reason : "");
+    el("turn").textContent = t("The table is closed") + (c.reason ? ": " + plain(c.reason) : "");
     el("hand").hidden = true;
     el("actions").replaceChildren();
     if (c.result && Array.isArray(c.result.balances)) {
@@ -644,7 +657,12 @@
   el("join-watch").addEventListener("click", () => join(true));
   function join(spectate) {
     const nm = el("join-name").value.trim();
-    if (!nm) { el("join-error").textContent = t("Enter a name."); return; }
+    const clean = plain(nm).split(/\s+/).join(" ").trim();
+    if (!clean) { el("join-error").textContent = t("Enter a name."); return; }
+    if (Array.from(clean).length > NAME_MAX) { // the host would cut it: say so, as frapnet join --name does
+      el("join-error").textContent = t("A name has at most {n} characters.", { n: NAME_MAX });
+      return;
+    }
     el("join-error").textContent = "";
     save({ name: nm });
     S.closed = null;
