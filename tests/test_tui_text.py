@@ -2,6 +2,8 @@
 long words in the log pane, names, the Russian client's lines."""
 from __future__ import annotations
 
+import re
+
 from frapnet.tui import render
 from frapnet.tui.model import Screen
 from frapnet.tui.text import wrap
@@ -123,3 +125,84 @@ def test_issue9_the_chat_line_sends_at_most_what_the_host_keeps():
         text = "  " + "é" * 700 + "  "
     ui._send_chat(Buffer())
     assert sent == ["é" * MAX_CHAT] and MAX_CHAT == 500
+
+
+# --- issue #10: no English line in the Russian client ------------------------------------------------
+
+CYRILLIC = re.compile("[а-яА-ЯёЁ]")
+
+
+def russian() -> Screen:
+    from frapnet.tui import i18n
+    return Screen(i18n.translation("ru").gettext, "ru")
+
+
+def host_closing_reasons() -> set[str]:
+    """Every literal reason the host closes a connection or a table with (``peer.close("…")``,
+    ``table.finish("…")``, ``close(...)`` of any object) in frapnet/net and frapnet/hosting.py."""
+    import ast
+    from pathlib import Path
+
+    pkg = Path(__file__).resolve().parent.parent / "frapnet"
+    out = set()
+    for path in [*sorted((pkg / "net").glob("*.py")), pkg / "hosting.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("close", "finish") and node.args:
+                arg = node.args[0]  # "reason", or  "a" if … else "b"
+                for x in (arg.body, arg.orelse) if isinstance(arg, ast.IfExp) else (arg,):
+                    if isinstance(x, ast.Constant) and isinstance(x.value, str):
+                        out.add(x.value)
+    return out
+
+
+def test_issue10_every_host_error_and_closing_reason_reads_russian_in_the_russian_client():
+    from frapnet.net.protocol import ERROR_CODES
+    from frapnet.tui import i18n
+    from frapnet.tui.text import ERROR_TEXTS
+
+    ru = i18n.translation("ru").gettext
+    assert set(ERROR_TEXTS) == set(ERROR_CODES) | {"closed"}
+    po = i18n.parse_po((i18n.LOCALE_DIR / "ru/LC_MESSAGES/frapnet.po").read_text(encoding="utf-8"))
+    untranslated = sorted(s for s in ERROR_TEXTS.values() if not CYRILLIC.search(po.get(s, "")))
+    assert not untranslated, f"not translated in ru/LC_MESSAGES/frapnet.po: {untranslated}"
+    assert ru(ERROR_TEXTS["stale"]) == "Поздно: за столом уже всё изменилось; выберите снова."
+    reasons = host_closing_reasons()
+    assert {"match over", "host stopping", "you left the table",
+            "replaced by a new connection with this seat's token"} <= reasons, reasons
+    s = russian()
+    english = sorted(r for r in reasons if not CYRILLIC.search(s.closing_reason(r)))
+    assert not english, f"closing reasons shown in English by the Russian client: {english}"
+    assert s.closing_reason("replaced by a new connection with this seat's token") == \
+        "ваше место заняло новое подключение с его жетоном"
+
+
+def test_issue10_a_host_error_is_shown_in_the_clients_language():
+    s = russian()
+    s.add_error({"type": "error", "code": "stale", "message": "the action was made against state version 3; …",
+                 "rule": None})
+    s.add_error({"type": "error", "code": "illegal", "message": "you must follow suit", "rule": "F20"})
+    assert [t for _, t in list(s.log)[-2:]] == ["Поздно: за столом уже всё изменилось; выберите снова.",
+                                                "Хост отклонил ход: он нарушает правило. (F20)"]
+    assert s.message == "Хост отклонил ход: он нарушает правило. (F20)"
+    en = Screen()
+    en.add_error({"type": "error", "code": "illegal", "message": "you must follow suit", "rule": "F20"})
+    assert list(en.log)[-1] == ("error", "you must follow suit (F20)")  # English: the host's own words
+
+
+def test_issue10_why_a_join_failed_in_russian():
+    from twisted.internet import error
+    from twisted.python.failure import Failure
+
+    from frapnet.net.client import JoinError
+    from frapnet.tui import i18n
+    from frapnet.tui.app import join_problem
+
+    ru = i18n.translation("ru").gettext
+    refused = Failure(error.ConnectionRefusedError("Connection refused"))
+    assert join_problem(refused, ru, "ru") == "по этому адресу и порту никто не отвечает"
+    assert join_problem(Failure(JoinError("password", "wrong or missing password for table 'x'")), ru, "ru") == \
+        "Неверный пароль или пароль не указан."
+    assert join_problem(Failure(error.DNSLookupError("nowhere")), ru, "ru") == "компьютер с таким именем не найден"
+    assert join_problem(Failure(JoinError("password", "wrong or missing password for table 'x'")), str, "en") == \
+        "password: wrong or missing password for table 'x'"

@@ -2,7 +2,8 @@
 
 - a chat line with a long unbroken word (a 200-character URL, ``bbbb…``) is wrapped at the chat
   pane's width: the word starts its own row and is cut into full rows, each continuation row
-  indented by two cells, nothing inserted into the word or lost from it.
+  indented by two cells, nothing inserted into the word or lost from it;
+- a Russian `frapnet join` that finds nobody listening says why in Russian.
 
 Skips where tmux is not installed (.ci/run installs it).
 """
@@ -68,3 +69,20 @@ def test_issue10_a_long_url_in_chat_wraps_at_the_pane_width_in_whole_rows(tmp_pa
         assert "".join(r[2:] for r in got[j + 1:j + 4]) == word
     finally:
         t.kill()
+
+
+def test_issue10_a_russian_join_with_nobody_listening_says_why_in_russian(tmp_path):
+    import socket
+
+    hold = socket.socket()  # bound but not listening: connections are refused
+    hold.bind(("127.0.0.1", 0))
+    port = hold.getsockname()[1]
+    t = Tmux(f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 {sys.executable} -m frapnet join 127.0.0.1:{port} "
+             f"--name Ольга --lang ru; echo FRAPNET-EXIT=$?; sleep 60", 100, 30)
+    try:
+        done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 20, "frapnet to exit")
+        assert (f"frapnet: Не удалось сесть за стол 127.0.0.1:{port}: по этому адресу и порту никто не отвечает\n"
+                "FRAPNET-EXIT=2") in done, done
+    finally:
+        t.kill()
+        hold.close()

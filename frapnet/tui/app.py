@@ -36,6 +36,7 @@ from frapnet.net.protocol import MAX_CHAT
 from frapnet.tui import render
 from frapnet.tui.i18n import translation
 from frapnet.tui.model import Screen
+from frapnet.tui.text import error_text
 
 GAME_KEYS = (list("abcdefghijklmnopqrstuvwxyz0123456789?./=!")
              + ["left", "right", "up", "down", "home", "end", "enter", "space", "escape", "f1", "f2", "f3", "tab",
@@ -399,7 +400,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
             return
         # refused (wrong password, table full…) or nobody listening: leave the full screen and say
         # why on the restored terminal (exit status 2)
-        why = f.getErrorMessage() or f.type.__name__
+        why = join_problem(f, _, lang)
         failure["message"] = _("Could not join the table at {host}:{port}: {why}").format(host=host, port=port, why=why)
         screen.add_log("error", failure["message"])
         if ui.app.is_running and not ui.app.future.done():
@@ -433,6 +434,30 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     if standings:  # on the restored terminal, after the full screen is gone
         print(standings, flush=True)
     return code if isinstance(code, int) else 0
+
+
+def join_problem(f, gettext, lang: str) -> str:
+    """Why joining failed (a Failure: the host's refusal, JoinError, or no connection), in
+    ``lang``: in English as the host or Twisted says it; in another language the refusal's code
+    (:func:`frapnet.tui.text.error_text`) or the kind of connection failure, translated."""
+    from twisted.internet import error
+
+    from frapnet.net.client import JoinError
+
+    if lang == "en":
+        return f.getErrorMessage() or f.type.__name__
+    if f.check(JoinError):
+        return error_text({"code": f.value.code, "message": f.value.message}, gettext, lang)
+    _ = gettext
+    if f.check(error.ConnectionRefusedError):
+        return _("nobody is listening at that address and port")
+    if f.check(error.DNSLookupError):
+        return _("no computer of that name was found")
+    if f.check(error.TimeoutError, error.TCPTimedOutError):
+        return _("the host did not answer in time")
+    if f.check(error.NoRouteError):
+        return _("there is no route to that address")
+    return _("the connection failed: {why}").format(why=f.getErrorMessage() or f.type.__name__)
 
 
 def _sleep(reactor, seconds: float):

@@ -26,7 +26,8 @@ from frapnet.tui.faces import SUIT_SYMBOLS, card_face, hand_order  # noqa: F401 
 from frapnet.tui.keys import KeysMixin
 from frapnet.tui.rematch import RematchMixin
 from frapnet.tui.scores import ScoresMixin
-from frapnet.tui.text import DEAL_INTERRUPTED, HOST_STOPPED, NAME_CELLS, fmt_amount, safe_name, safe_text, width
+from frapnet.tui.text import (DEAL_INTERRUPTED, HOST_STOPPED, NAME_CELLS, error_text, fmt_amount, safe_name, safe_text,
+                              width)
 from frapnet.tui.viewdata import clean_view, in_deal, report_balances, table_rules_lines
 
 LOG_LINES = 500
@@ -242,10 +243,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
     def add_error(self, err: dict) -> None:
         if not isinstance(err, dict):
             return
-        rule = err.get("rule")
-        text = safe_text(err.get("message") or err.get("code"), 300)
-        if rule:
-            text += f" ({safe_text(rule, 12)})"
+        text = error_text(err, self._, self.lang)  # the host's words in English, the code's in Russian
         self.add_log("error", text)
         self.message = text
 

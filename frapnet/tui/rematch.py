@@ -88,7 +88,10 @@ class RematchMixin:
         """The host's closing ``reason`` in the chrome's words where it is one the protocol names
         (docs/protocol.md "closing", "Rematch"), else as sent."""
         _ = self._
-        known = {"match over": _("match over"), "host stopping": _("the host is stopping")}
+        known = {"match over": _("match over"), "host stopping": _("the host is stopping"),
+                 "you left the table": _("you left the table"),
+                 "replaced by a new connection with this seat's token": _("your seat was taken over by a new connection "
+                                                                          "with its token")}
         if reason in known:
             return known[reason]
         m = re.fullmatch(r"seat (\d+) (declined|left before) the rematch", reason)

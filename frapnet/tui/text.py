@@ -142,3 +142,49 @@ HOST_STOPPED = ("The host stopped; the match is not over. Once the host is back,
                 "again to take your seat back.")
 DEAL_INTERRUPTED = ("Deal {n} was interrupted: the host stopped before revealing its shuffle. It is checked when "
                     "the host reveals it after resuming; if it cannot be checked then, it is not checked.")
+
+
+# The host writes its error messages in English (docs/protocol.md "error"); a client in another
+# language shows the sentence for the error's code instead, translated in frapnet/locale like every
+# _() string (issue #10: a Russian screen had English lines). Codes: protocol.ERROR_CODES, and the
+# client's own "closed" (the connection closed before the welcome).
+ERROR_TEXTS = {
+    "malformed": "The host could not read a message from this client.",
+    "too_large": "A message was too large for the host.",
+    "bad_message": "The host refused a malformed message.",
+    "unknown_kind": "The host does not know a message this client sent.",
+    "version": "This client's protocol version does not match the host's.",
+    "password": "Wrong or missing password.",
+    "bad_name": "The name is empty once control characters are removed.",
+    "no_table": "There is no such table on this host.",
+    "table_full": "Every seat is taken; you can join as a spectator.",
+    "no_rematch": "No rematch is on offer now.",
+    "seat_taken": "That seat is taken.",
+    "bad_token": "The seat token is not valid at this table.",
+    "not_joined": "The host expected a hello first.",
+    "already_joined": "This connection has already joined.",
+    "not_seated": "Spectators do not act.",
+    "wrong_seat": "You cannot act for another seat.",
+    "stale": "Too late: the table has moved on; choose again.",
+    "illegal": "The host refused the move: it breaks a rule.",
+    "flood": "Too many messages a second; some were dropped.",
+    "timeout": "The host waited too long for this client's hello.",
+    "busy": "The host is busy (too many connections); try again later.",
+    "internal": "The host failed to handle a message (a bug on the host; it is logged there).",
+    "late": "A shuffle answer was not expected now.",
+    "bad_nonce": "The shuffle nonce did not match its hash; this seat is left out of the shuffle.",
+    "closed": "The host closed the connection.",
+}
+
+
+def error_text(err: dict, gettext, lang: str) -> str:
+    """An ``error`` message (or a refused join: ``code``, ``message``, ``rule``) as one line for
+    the screen: the host's own message in English, the code's sentence (:data:`ERROR_TEXTS`)
+    translated by ``gettext`` in another language; the rule ID after it in brackets."""
+    code = err.get("code")
+    if lang != "en" and isinstance(code, str) and code in ERROR_TEXTS:
+        text = gettext(ERROR_TEXTS[code])
+    else:
+        text = safe_text(err.get("message") or code, 300)
+    rule = err.get("rule")
+    return text + (f" ({safe_text(rule, 12)})" if rule else "")
