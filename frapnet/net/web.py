@@ -21,8 +21,9 @@ What the endpoint adds for browsers:
   connection is closed; the endpoint never holds more than about ``MAX_FRAME`` + 64 KiB of one
   incoming message (:class:`frapnet.net.webguard.Guard` counts the bytes received since the last whole message).
   A text message gets ``error`` ``malformed`` (only binary messages are used) and is closed.
-- Only the files in :data:`ASSETS` and ``/ws`` are served (``GET``/``HEAD``); anything else is
-  404, other methods 405. At most ``max_http`` TCP connections in all (a new one pushes out an
+- Only the files in :data:`ASSETS`, ``/table.json`` (the table the page joins: its name, game,
+  seats and whether it has a password, :func:`tables_info` — what the LAN announcement tells
+  anyone) and ``/ws`` are served (``GET``/``HEAD``); anything else is 404, other methods 405. At most ``max_http`` TCP connections in all (a new one pushes out an
   idle one, never a WebSocket at a table), ``max_http_per_address`` from one address; an HTTP
   connection may send at most 64 KiB before its upgrade, and has 10 seconds to finish a request
   (:mod:`frapnet.net.webguard`).
@@ -51,6 +52,7 @@ from frapnet.net.webcheck import local_names, origin_allowed, upgrade_problem  #
 log = Logger(namespace="frapnet.web")
 
 WS_PATH = b"/ws"
+TABLE_PATH = b"/table.json"
 ASSETS = {
     b"/": ("index.html", "text/html; charset=utf-8"),
     b"/app.js": ("app.js", "text/javascript; charset=utf-8"),
@@ -237,8 +239,30 @@ class _WebSocketFactory:
 
 # --- the HTTP side -------------------------------------------------------------------------------
 
+def tables_info(tables: dict, lang: str, titles: dict | None = None) -> dict:
+    """What ``GET /table.json`` answers (issue #10: the join page names the table before you sit
+    down): ``{"tables": [{"name", "game", "title", "players", "seats_free", "password"}]}`` —
+    ``title`` the game's name in ``lang`` (the view's ``ui.title``), ``seats_free`` as the LAN
+    announcement counts them, ``password`` true/false. ``titles``: a cache, (table, lang) → title."""
+    from frapnet.engine import present
+
+    titles = {} if titles is None else titles
+    out = []
+    for t in tables.values():
+        key = (t.name, lang)
+        if key not in titles:
+            try:
+                titles[key] = str(present.ui(t.state, None, lang)["title"])
+            except Exception:  # noqa: BLE001 - a game plugin's bug: its spec's title
+                titles[key] = t.state.spec.title
+        out.append({"name": t.name, "game": t.state.game, "title": titles[key], "players": len(t.seats),
+                    "seats_free": t.free_seats(), "password": t.password is not None})
+    return {"tables": out}
+
+
 class _Site(resource.Resource):
-    """The only resource: the assets by exact path, ``/ws`` behind the Origin check, else 404."""
+    """The only resource: the assets by exact path, ``/table.json``, ``/ws`` behind the Origin
+    check, else 404."""
 
     isLeaf = True
 
@@ -248,6 +272,8 @@ class _Site(resource.Resource):
 
         self.assets = assets
         self.names = names
+        self.host_factory = host_factory
+        self.titles: dict = {}
         self.ws = WebSocketResource(_WebSocketFactory(host_factory))
 
     def _headers(self, request) -> None:
@@ -285,6 +311,14 @@ class _Site(resource.Resource):
                 return f"{status} bad WebSocket request: {why}\n".encode("utf-8")
             return self.ws.render_GET(request)
         self._headers(request)
+        if path == TABLE_PATH:
+            import json
+
+            from frapnet.net.protocol import host_lang
+
+            lang = host_lang((request.args.get(b"lang") or [b"en"])[0].decode("ascii", "replace")[:16])
+            request.setHeader(b"content-type", b"application/json; charset=utf-8")
+            return json.dumps(tables_info(self.host_factory.tables, lang, self.titles)).encode("ascii")
         hit = self.assets.get(path)
         if hit is None:
             request.setResponseCode(404)
@@ -361,5 +395,5 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-__all__ = ["ASSETS", "WebSocketStream", "listen_web", "web_factory", "origin_allowed", "lan_address", "web_url", "qr_text",
+__all__ = ["ASSETS", "TABLE_PATH", "WebSocketStream", "tables_info", "listen_web", "web_factory", "origin_allowed", "lan_address", "web_url", "qr_text",
            "local_names", "load_assets"]

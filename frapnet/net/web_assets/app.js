@@ -38,6 +38,7 @@
       "The table is closed": "Стол закрыт", "Result": "Итог", "You left the table.": "Вы вышли из-за стола.",
       "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
       "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
+      "{k} of {n} seats free": "свободно мест: {k} из {n}",
       "Enter a name.": "Введите имя.", "A name has at most {n} characters.": "В имени не больше {n} символов.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
@@ -92,7 +93,7 @@
   const S = {
     ws: null, gen: 0, status: "connecting", welcome: null, view: null, log: [], sheet: [], selected: [],
     actionsSig: "", want: null, closed: null, retry: 0, retryTimer: null, since: 0, joinedOnce: false,
-    message: "", rematch: null,
+    message: "", rematch: null, table: null,
   };
   window.frapnet = S; // for people and tests poking at the page: what it was told, nothing more
   function store() {
@@ -328,7 +329,29 @@
     if (which === "join") {
       el("join-name").value = el("join-name").value || store().name || "";
       el("join-name").focus();
+      loadTable();
     }
+  }
+  // the table this page joins, named before sitting down: GET /table.json (docs/web.md; issue #10)
+  function loadTable() {
+    fetch("/table.json?lang=" + lang, { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((info) => {
+        const ts = info && Array.isArray(info.tables) ? info.tables : [];
+        S.table = ts.length === 1 && ts[0] && typeof ts[0] === "object" ? ts[0] : null;
+        showTable();
+      })
+      .catch(() => { /* an older host, or none: the form without the table's line */ });
+  }
+  function showTable() {
+    const ti = S.table;
+    el("join-table").hidden = !ti;
+    if (!ti) return;
+    el("join-table-name").textContent = plain(ti.name);
+    el("join-game").textContent = plain(ti.title || ti.game);
+    el("join-seats").textContent = isInt(ti.seats_free) && isInt(ti.players)
+      ? t("{k} of {n} seats free", { k: amount(ti.seats_free), n: amount(ti.players) }) : "";
+    if (ti.password === true) el("join-password-row").hidden = false;
   }
   function setStatus(s) {
     S.status = s;
@@ -685,6 +708,7 @@
     localStorage.setItem("frapnet.lang", lang);
     applyWords();
     render();
+    if (!el("join").hidden) loadTable(); // the game's name in the new language
     // the host's words come in the hello's language: sit down again with the seat token
     if (S.want && S.welcome && !S.closed) connect(S.want);
   });
