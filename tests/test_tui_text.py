@@ -206,3 +206,15 @@ def test_issue10_why_a_join_failed_in_russian():
     assert join_problem(Failure(error.DNSLookupError("nowhere")), ru, "ru") == "компьютер с таким именем не найден"
     assert join_problem(Failure(JoinError("password", "wrong or missing password for table 'x'")), str, "en") == \
         "password: wrong or missing password for table 'x'"
+
+
+def test_issue10_the_web_page_has_russian_words_for_the_hosts_closing_reasons():
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
+    words = dict(re.findall(r'"([^"]+)": "([^"]*)"', js[js.index("ru: {"):js.index("let lang = pickLang()")]))
+    replaced = "replaced by a new connection with this seat's token"  # the page says its own sentence
+    assert 'String(msg.reason || "").startsWith("replaced")' in js
+    missing = sorted(r for r in host_closing_reasons() - {replaced} if not CYRILLIC.search(words.get(r, "")))
+    assert not missing, f"closing reasons without a Russian word in app.js: {missing}"
+    assert words["you left the table"] == "вы вышли из-за стола"

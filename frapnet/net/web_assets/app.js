@@ -39,6 +39,8 @@
       "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
       "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
       "{k} of {n} seats free": "свободно мест: {k} из {n}",
+      // the host's closing reasons (docs/protocol.md "closing"; issue #10)
+      "match over": "партия окончена", "host stopping": "хост останавливается", "you left the table": "вы вышли из-за стола",
       "Enter a name.": "Введите имя.", "A name has at most {n} characters.": "В имени не больше {n} символов.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
@@ -227,7 +229,7 @@
           S.closed = { reason: t("This seat is now played in another window or device."), result: null };
         }
         setStatus("closed");
-        addLog("status", String(msg.reason || ""));
+        addLog("status", t(String(msg.reason || "")));
         render();
         break;
     }
@@ -664,7 +666,7 @@
   }
   function renderClosed() {
     const c = S.closed || {};
-    el("turn").textContent = t("The table is closed") + (c.reason ? ": " + plain(c.reason) : "");
+    el("turn").textContent = t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
     el("hand").hidden = true;
     el("actions").replaceChildren();
     if (c.result && Array.isArray(c.result.balances)) {
