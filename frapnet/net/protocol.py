@@ -105,7 +105,11 @@ def clean_name(raw: str) -> str:
     space (tabs, newlines, U+2028, no-break spaces…) one space, no space at either end, cut to
     :data:`MAX_NAME` characters. ``""`` if nothing is left (the host refuses it: ``bad_name``).
     Clients show the name they are sent as plain text; applied twice it changes nothing."""
-    return " ".join(clean_text(raw, len(raw)).split())[:MAX_NAME].rstrip()
+    return _squeezed(raw)[:MAX_NAME].rstrip()
+
+
+def _squeezed(raw: str) -> str:
+    return " ".join(clean_text(raw, len(raw)).split())
 
 
 def name_problem(raw: Any) -> str | None:
@@ -115,7 +119,7 @@ def name_problem(raw: Any) -> str | None:
     stops at the same length."""
     if not isinstance(raw, str):
         return f"a player name is text, not {type(raw).__name__}"
-    clean = " ".join(clean_text(raw, len(raw)).split())
+    clean = _squeezed(raw)
     if not clean:
         return "a player name must have a printable character (control characters are removed)"
     if len(clean) > MAX_NAME:
