@@ -218,3 +218,23 @@ def test_issue10_the_web_page_has_russian_words_for_the_hosts_closing_reasons():
     missing = sorted(r for r in host_closing_reasons() - {replaced} if not CYRILLIC.search(words.get(r, "")))
     assert not missing, f"closing reasons without a Russian word in app.js: {missing}"
     assert words["you left the table"] == "вы вышли из-за стола"
+
+
+def test_issue10_every_english_table_of_host_words_has_a_russian_entry():
+    """The host's own words tables (seat events, the engine's default ui words) and the web page's
+    words: every English key has Russian text, and every t("…") of the page has a Russian entry."""
+    from pathlib import Path
+
+    from frapnet.engine import present
+    from frapnet.net.seats import SEAT_EVENT_TEXT
+
+    for table in (SEAT_EVENT_TEXT, present._WORDS):
+        assert set(table["ru"]) == set(table["en"])
+        assert all(CYRILLIC.search(v) for v in table["ru"].values()), table["ru"]
+    root = Path(__file__).resolve().parent.parent / "frapnet/net/web_assets"
+    js = (root / "app.js").read_text(encoding="utf-8")
+    words = dict(re.findall(r'"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)"', js[js.index("ru: {"):js.index("let lang")]))
+    shown = set(re.findall(r'\bt\("((?:[^"\\]|\\.)+)"', js))
+    shown |= set(re.findall(r'data-tp?="([^"]+)"', (root / "index.html").read_text(encoding="utf-8")))
+    assert {"Join the table", "{k} of {n} seats free", "A name has at most {n} characters."} <= shown
+    assert sorted(s for s in shown if not CYRILLIC.search(words.get(s, ""))) == []
