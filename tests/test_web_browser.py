@@ -521,8 +521,9 @@ def test_a_browser_player_and_a_terminal_player_see_the_same_deal(browser, tmp_p
 
 
 def test_the_password_prompt(browser):
-    """A table with a password: the page asks for it (error ``password`` from the host), and
-    nothing about the table reaches the page before the right one (issue #12 "Security")."""
+    """A table with a password: the page asks for it — at once, from /table.json (issue #10), and
+    again after the host's error ``password`` — and no seat, view or card reaches the page before
+    the right one (issue #12 "Security")."""
     from selenium.webdriver.common.by import By
 
     host = Host("--players", "2", "--bots", "1", "--password", "kitchen")
@@ -530,7 +531,7 @@ def test_the_password_prompt(browser):
     try:
         d.get(host.url)
         wait(lambda: d.find_element(By.ID, "join").is_displayed(), what="the join form")
-        assert not d.find_element(By.ID, "join-password").is_displayed()
+        wait(lambda: d.find_element(By.ID, "join-password").is_displayed(), 10, "the password field, from /table.json")
         d.find_element(By.ID, "join-name").send_keys("Olga")
         d.find_element(By.ID, "join-play").click()
         wait(lambda: d.find_element(By.ID, "join-password").is_displayed(), 10, "the password field")
