@@ -65,6 +65,12 @@ def test_issue10_the_join_page_names_the_table_and_game_as_text_issue9_names_as_
         assert d.find_element(By.ID, "join-table").text == f"{NAME} · Фрап · свободно мест: 1 из 2"
         assert d.execute_script("return document.querySelectorAll('#join img, body img').length") == 0
         d.save_screenshot(str(shots_dir() / "web-join-table.png"))
+        # a name over the host's 32 characters (once cleaned) is refused on the page, as by frapnet join
+        d.find_element(By.ID, "join-name").send_keys("Я" * 33)
+        d.find_element(By.ID, "join-play").click()
+        assert d.find_element(By.ID, "join-error").text == "В имени не больше 32 символов."
+        assert state(d)["welcome"] is None
+        d.find_element(By.ID, "join-name").clear()
         # a name with markup, a bidi override and a no-break space: seated as the host cleaned it, shown as text
         d.find_element(By.ID, "join-name").send_keys("<b>Ольга</b>\u202e\u00a0 X")
         d.find_element(By.ID, "join-play").click()
