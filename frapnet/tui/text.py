@@ -6,6 +6,10 @@ Before they reach the screen :func:`safe_text` removes terminal escape sequences
 zero-width and line/paragraph separators) with ``"�"``-free visible text, so nobody can move the
 cursor, recolour, retitle or rewrite another player's screen. :func:`safe_name` also cuts a
 name to :data:`NAME_CELLS` terminal cells with an ellipsis.
+
+Player names follow the host's one rule (:func:`frapnet.net.protocol.clean_name`, docs/protocol.md
+``hello``): a name the host sends is shown as sent — :func:`safe_name` changes nothing in it but
+the cut to the column's width (issue #9); it only guards against a host that did not clean it.
 """
 from __future__ import annotations
 
