@@ -238,3 +238,18 @@ def test_issue10_every_english_table_of_host_words_has_a_russian_entry():
     shown |= set(re.findall(r'data-tp?="([^"]+)"', (root / "index.html").read_text(encoding="utf-8")))
     assert {"Join the table", "{k} of {n} seats free", "A name has at most {n} characters."} <= shown
     assert sorted(s for s in shown if not CYRILLIC.search(words.get(s, ""))) == []
+
+
+def test_issue10_the_web_page_says_each_host_error_in_the_same_russian_words_as_the_terminal():
+    from pathlib import Path
+
+    from frapnet.net.protocol import ERROR_CODES
+    from frapnet.tui import i18n
+    from frapnet.tui.text import ERROR_TEXTS
+
+    js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
+    block = js[js.index("const ERRORS_RU = {"):js.index("let lang = pickLang()")]
+    page = dict(re.findall(r'(\w+): "([^"]*)"', block))
+    ru = i18n.translation("ru").gettext
+    assert set(page) == set(ERROR_CODES)
+    assert {code: page[code] for code in page} == {code: ru(ERROR_TEXTS[code]) for code in page}

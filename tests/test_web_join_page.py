@@ -83,3 +83,22 @@ def test_issue10_the_join_page_names_the_table_and_game_as_text_issue9_names_as_
         d.save_screenshot(str(shots_dir() / "web-join-table-seated.png"))
     finally:
         host.stop()
+
+
+@browser_mark
+def test_issue10_a_russian_page_says_a_password_refusal_in_russian(browser):
+    from selenium.webdriver.common.by import By
+
+    host = Host("--players", "2", "--bots", "1", "--password", "kitchen")
+    d = browser(lang="ru")
+    try:
+        d.get(host.url)
+        wait(lambda: d.find_element(By.ID, "join-password").is_displayed(), 10, "the password field")
+        d.find_element(By.ID, "join-name").send_keys("Ольга")
+        d.find_element(By.ID, "join-password").send_keys("wrong")
+        d.find_element(By.ID, "join-play").click()
+        wait(lambda: d.find_element(By.ID, "join-error").text, 10, "the refusal")
+        assert d.find_element(By.ID, "join-error").text == "Неверный пароль или пароль не указан."
+        assert state(d)["welcome"] is None
+    finally:
+        host.stop()

@@ -55,6 +55,26 @@
       "Match {n} begins with the same seats.": "Партия {n} начинается тем же составом.",
     },
   };
+  // the host writes its error messages in English (docs/protocol.md "error"): a Russian page says
+  // the error code's sentence instead, as the terminal client does (frapnet/tui/text.py; issue #10)
+  const ERRORS_RU = {
+    malformed: "Хост не смог прочитать сообщение этого клиента.", too_large: "Сообщение слишком велико для хоста.",
+    bad_message: "Хост отклонил неправильно составленное сообщение.",
+    unknown_kind: "Хосту неизвестно сообщение, которое отправил этот клиент.",
+    version: "Версия протокола этого клиента не совпадает с версией хоста.",
+    password: "Неверный пароль или пароль не указан.", bad_name: "Без управляющих символов имя оказывается пустым.",
+    no_table: "На этом хосте нет такого стола.", table_full: "Все места заняты; можно присоединиться зрителем.",
+    no_rematch: "Новую партию сейчас не предлагают.", seat_taken: "Это место занято.",
+    bad_token: "Жетон места недействителен за этим столом.", not_joined: "Хост ждал сначала приветствия.",
+    already_joined: "Это подключение уже за столом.", not_seated: "Зрители не делают ходов.",
+    wrong_seat: "Нельзя ходить за другое место.", stale: "Поздно: за столом уже всё изменилось; выберите снова.",
+    illegal: "Хост отклонил ход: он нарушает правило.", flood: "Слишком много сообщений в секунду; часть отброшена.",
+    timeout: "Хост слишком долго ждал приветствия этого клиента.",
+    busy: "Хост занят (слишком много подключений); попробуйте позже.",
+    internal: "Хост не смог обработать сообщение (ошибка хоста; она записана в его журнал).",
+    late: "Ответ для тасовки сейчас не ожидался.",
+    bad_nonce: "Случайное число для тасовки не совпало со своим хешем; это место не участвует в тасовке.",
+  };
   let lang = pickLang();
   function pickLang() {
     const saved = localStorage.getItem("frapnet.lang");
@@ -248,7 +268,8 @@
     if (reply) send(reply);
   }
   function onError(msg) {
-    const text = String(msg.message || msg.code || "error") + (msg.rule ? " (" + msg.rule + ")" : "");
+    const own = lang === "ru" && Object.prototype.hasOwnProperty.call(ERRORS_RU, msg.code) ? ERRORS_RU[msg.code] : null;
+    const text = (own || String(msg.message || msg.code || "error")) + (msg.rule ? " (" + msg.rule + ")" : "");
     if (!S.welcome && FATAL.has(msg.code)) {
       // refused at the door: back to the form, never a retry loop
       S.want = null;
