@@ -23,11 +23,21 @@ HOST = [sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0
         "--level", "random", "--pause", "0"]
 
 
+def _ctrl_c_as_a_terminal_sends_it() -> None:
+    """In the host's process before it starts: SIGINT neither ignored nor blocked. A process
+    keeps an ignored or blocked SIGINT across exec, and a test run can hand one to its children
+    (a background job, a test worker): the INT-TERM case then failed in the full suite only, the
+    host never seeing the SIGINT a person's Ctrl-C sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 class Host:
     """A `frapnet host` subprocess whose stderr lines are collected as they come."""
 
     def __init__(self, *args: str) -> None:
-        self.p = subprocess.Popen(HOST + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.p = subprocess.Popen(HOST + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  preexec_fn=_ctrl_c_as_a_terminal_sends_it)
         self.lines: queue.Queue = queue.Queue()
         self.err: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
