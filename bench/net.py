@@ -501,12 +501,23 @@ def role_light(args):
     reactor.run()
 
 
+def _serve(reactor, proto, seconds: float) -> None:
+    """Listen on a loopback port for ``proto`` connections, print the port (JSON), run the
+    reactor for at most ``seconds``."""
+    from twisted.internet import protocol
+    f = protocol.ServerFactory()
+    f.protocol = proto
+    port = reactor.listenTCP(0, f, interface="127.0.0.1")
+    print(json.dumps({"port": port.getHost().port}), flush=True)
+    reactor.callLater(seconds, reactor.stop)
+    reactor.run()
+
+
 def role_echo_server(args):
     """``_echo_server SECONDS``: a bare Int32StringReceiver that unpacks and re-packs each frame."""
     seconds = float(args[0])
     reactor = _install_reactor()
     import msgpack
-    from twisted.internet import protocol
     from twisted.protocols.basic import Int32StringReceiver
 
     class Echo(Int32StringReceiver):
@@ -518,12 +529,7 @@ def role_echo_server(args):
         def stringReceived(self, body):
             self.sendString(msgpack.packb(msgpack.unpackb(body, raw=False)))
 
-    f = protocol.ServerFactory()
-    f.protocol = Echo
-    port = reactor.listenTCP(0, f, interface="127.0.0.1")
-    print(json.dumps({"port": port.getHost().port}), flush=True)
-    reactor.callLater(seconds, reactor.stop)
-    reactor.run()
+    _serve(reactor, Echo, seconds)
 
 
 def role_echo_client(args):
@@ -569,7 +575,6 @@ def role_fan_server(args):
     seats, size, seconds = int(args[0]), int(args[1]), float(args[2])
     reactor = _install_reactor()
     import msgpack
-    from twisted.internet import protocol
     from twisted.protocols.basic import Int32StringReceiver
 
     from frapnet.net.sockets import write_now
@@ -604,12 +609,7 @@ def role_fan_server(args):
                 print(json.dumps({"fan": samples[len(samples) // 10:]}), flush=True)
                 reactor.callLater(0, reactor.stop)
 
-    f = protocol.ServerFactory()
-    f.protocol = Fan
-    port = reactor.listenTCP(0, f, interface="127.0.0.1")
-    print(json.dumps({"port": port.getHost().port}), flush=True)
-    reactor.callLater(seconds, reactor.stop)
-    reactor.run()
+    _serve(reactor, Fan, seconds)
 
 
 def role_fan_client(args):
