@@ -52,6 +52,13 @@ def test_seat_view_from_the_public_view_is_exactly_the_seats_view_F9(registry, g
                 own = engine.seat_part(st, seat, pub, lang)
                 assert {**pub, **own} == want
                 assert penc.frame_part(own) == wire.frame({"type": "view", "view": seat_map(want, own)})
+            # every seat's own part in one call (the host's fan-out): the same dicts, keys in order,
+            # with and without the seats' legal actions given
+            legal = [engine.legal_actions(st, s) for s in range(players)]
+            for given in (legal, None):
+                parts = engine.seat_parts(st, range(players), pub, lang, given)
+                singles = [engine.seat_part(st, s, pub, lang) for s in range(players)]
+                assert [list(p) for p in parts] == [list(p) for p in singles] and parts == singles, (game, st.version)
             assert pub == engine.view(st, None, lang)  # the public view was not changed
         steps += 1
     assert steps > 20
@@ -110,6 +117,9 @@ def test_a_house_rule_changing_the_view_without_a_seat_view_is_never_bypassed(tm
     for seat in range(4):
         v = engine.seat_view(st, seat, pub)
         assert v == engine.view(st, seat) and v["note"] == f"seat {seat}"
+    parts = engine.seat_parts(st, range(4), pub)  # the fan-out's call: the same seat by seat
+    assert [p["note"] for p in parts] == [f"seat {s}" for s in range(4)]
+    assert parts == [engine.seat_part(st, s, pub) for s in range(4)]
 
 
 def test_public_encoder_frames_a_body_of_another_shape_whole():
@@ -240,6 +250,9 @@ def test_a_house_rule_changing_the_ui_without_a_seat_ui_is_never_bypassed(tmp_pa
         own = engine.seat_part(st, seat, pub)
         assert own["ui"]["legend"] == [f"seat {seat}"]
         assert enc.frame_part(own) == wire.frame({"type": "view", "view": seat_map(engine.view(st, seat), own)})
+    parts = engine.seat_parts(st, range(4), pub)  # the fan-out's call: the same seat by seat
+    assert [p["ui"]["legend"] for p in parts] == [[f"seat {s}"] for s in range(4)]
+    assert parts == [engine.seat_part(st, s, pub) for s in range(4)]
 
 
 def test_a_game_without_a_seat_ui_gets_each_seats_whole_map(registry):
@@ -255,6 +268,8 @@ def test_a_game_without_a_seat_ui_gets_each_seats_whole_map(registry):
             got = present.seat_ui(st, seat, pub, "en")
             assert got == present.ui(st, seat, "en")
             refused += bool(got["refusals"])
+        public = engine.public_view(st)
+        assert engine.seat_parts(st, range(3), public) == [engine.seat_part(st, s, public) for s in range(3)]
     assert refused > 0
 
 

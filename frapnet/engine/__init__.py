@@ -14,10 +14,10 @@ and the commands do); a table's hook callers are :class:`frapnet.engine.rules.Ru
 """
 from frapnet.engine.core import (action_to_wire, apply, check_options, deal_report, deal_stats, describe_event, legal_actions,
                                  match_report, new_match, next_dealer, normalize_action, pack, public_view, record,
-                                 seat_part, seat_view, start_deal, view)
+                                 seat_part, seat_parts, seat_view, start_deal, view)
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
 from frapnet.errors import RuleError
 
 __all__ = ["new_match", "start_deal", "legal_actions", "apply", "view", "record", "pack",
            "next_dealer", "deal_report", "match_report", "check_options", "normalize_action",
-           "action_to_wire", "describe_event", "public_view", "seat_view", "seat_part", "State", "RuleError", "DEAL", "BETWEEN", "OVER"]
+           "action_to_wire", "describe_event", "public_view", "seat_view", "seat_part", "seat_parts", "State", "RuleError", "DEAL", "BETWEEN", "OVER"]

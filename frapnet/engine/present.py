@@ -144,7 +144,7 @@ def _merge(out: dict, given: dict, ledger: dict) -> None:
             out[k] = {**ledger, **v} if k == "ledger" and isinstance(v, dict) else v
 
 
-def seat_ui(state, seat: int, public: dict, lang: str) -> dict:
+def seat_ui(state, seat: int, public: dict, lang: str, part: Any = None) -> dict:
     """``ui(state, seat, lang)`` — equal to it, fields in the same order — given ``public``, the
     ``ui`` map of this state and language for a spectator (``ui(state, None, lang)``, built once
     per change): ``public`` itself when nothing of the screen is the seat's own, else a copy
@@ -154,15 +154,17 @@ def seat_ui(state, seat: int, public: dict, lang: str) -> dict:
     cursor, card marks, hints…) when every plugin of the table that implements
     ``frapnet_view_ui`` also implements it (see :func:`splits_ui`; a table without either takes
     every default, the same for every seat). Otherwise — or when the hook returns None — the
-    seat's whole map is built with :func:`ui`, as before: the same map, slower."""
+    seat's whole map is built with :func:`ui`, as before: the same map, slower. ``part``: what
+    that hook returned for this seat, if the caller has called it already (else None)."""
     split = splits_ui(state.rules)
     if split is None:
         return public
-    part: Any = state.rules.seat_view_ui(state, seat, lang) if split else None
+    if part is None and split:
+        part = state.rules.seat_view_ui(state, seat, lang)
     if not isinstance(part, dict):
         mine = ui(state, seat, lang)
         return public if mine == public else mine
-    if not any(k in public and v is not None for k, v in part.items()):
+    if not part or not any(k in public and v is not None for k, v in part.items()):
         return public
     out = dict(public)
     _merge(out, part, defaults_ledger(state, lang) if "ledger" in part else {})
