@@ -325,22 +325,27 @@ def test_public_encoder_encodes_again_only_what_is_not_the_last_changes_object(m
     not the very objects of the last one (or lists/maps of the very objects, or an empty list
     again): the match's options and the last deal's report in words (the ui map's) are the same
     objects from change to change (Frap's ``frapnet_view_ui``), so an unchanged ui map costs
-    nothing. A value equal but of another type (1, then True) is encoded anew."""
+    nothing. A value equal but of another type (1, then True) is encoded anew; so is a short one
+    (its last bytes under ``viewcodec._REUSE_FROM``): packing it again is cheaper than comparing."""
     calls = []
     real = wire.encode
     monkeypatch.setattr(wire, "encode", lambda v: (calls.append(v), real(v))[1])
-    opts, report = [["ante", "100"]], {"columns": []}
-    first = viewcodec.PublicEncoder("view", "view", {"v": 1, "marks": [], "ui": {"options": opts, "report": report}, "d": 1})
+    opts, report = [["ante", "100"]] * 20, {"columns": ["a long enough column heading"] * 5}
+    first = viewcodec.PublicEncoder("view", "view", {"v": 1, "marks": [], "ui": {"options": opts, "report": report},
+                                                     "d": [1] * 200})
     calls.clear()
-    body = {"v": 2, "marks": [], "ui": {"options": opts, "report": report}, "d": True}
+    body = {"v": 2, "marks": [], "ui": {"options": opts, "report": report}, "d": [True] * 200}
     second = viewcodec.PublicEncoder("view", "view", body, first)
-    assert calls == [2, True]  # the version and d (1 == True, but another type); not [], not the ui map
+    assert len(real({"ui": body["ui"]})) >= viewcodec._REUSE_FROM
+    # the version and the short empty list packed again (cheaper than comparing); d's items are
+    # equal to the last ones but of another type (1 == True), so d too; never the long ui map
+    assert calls == [2, [], body["d"]]
     assert second.public_frame() == wire.frame({"type": "view", "view": body})
-    assert wire.decode(second.public_frame()[4:])["view"]["d"] is True
+    assert wire.decode(second.public_frame()[4:])["view"]["d"] == [True] * 200
     calls.clear()
-    body = {"v": 3, "marks": [], "ui": {"options": opts, "report": {"columns": []}}, "d": True}
+    body = {"v": 3, "marks": [], "ui": {"options": opts, "report": dict(report)}, "d": body["d"]}
     third = viewcodec.PublicEncoder("view", "view", body, second)
-    assert calls == [3, body["ui"]] and third.public_frame() == wire.frame({"type": "view", "view": body})
+    assert calls == [3, [], body["ui"]] and third.public_frame() == wire.frame({"type": "view", "view": body})
 
 
 def test_frap_ui_map_keeps_the_options_and_reports_words_from_change_to_change(registry):

@@ -33,6 +33,14 @@ def _key_bytes(key) -> bytes:
     return data
 
 
+_REUSE_FROM = 128
+"""A public value whose last bytes (key included) are shorter than this is packed again rather
+than compared item by item with the last one (:func:`_reused`): one C call beats the Python
+comparison for the small lists and maps that are new objects at every change (names, seats'
+connections, options…); the score sheet and the last report — long, full of big integers past
+2^64 whose packing calls back into Python — keep their bytes."""
+
+
 def _reused(key, new, old, chunk: bytes) -> bytes:
     """``wire.encode(key) + wire.encode(new)``, given ``chunk``, the same for ``old``: ``chunk`` itself if ``new``
     is ``old`` or a list/dict of its very objects (keys, values) in order — identity, not ``==``: 1
@@ -138,13 +146,15 @@ class PublicEncoder:
             return
         chunks = self._chunks = []
         append = chunks.append
-        at, values, old = previous._index.get, previous._values, previous._chunks
+        at, values, old, keyed = previous._index.get, previous._values, previous._chunks, _KEY_BYTES.get
         for k, v in public.items():
             i = at(k)
             if i is None:
                 append(_key_bytes(k) + pack(v))
             elif v is values[i]:  # the very object of the last change: its bytes
                 append(old[i])
+            elif len(old[i]) < _REUSE_FROM:  # short: packing it again costs less than comparing
+                append((keyed(k) or _key_bytes(k)) + pack(v))
             else:
                 append(_reused(k, v, values[i], old[i]))
 
@@ -164,14 +174,50 @@ class PublicEncoder:
         keys = tuple(own)
         rest = self._runs.get(keys)
         if rest is None:
-            index = self._index
-            if not all(k in index for k in keys):
+            rest = self._rest(keys)
+            if rest is None:
                 return None
-            skip = {index[k] for k in keys}
-            rest = self._runs[keys] = self._head + b"".join([c for i, c in enumerate(self._chunks) if i not in skip])
         tail = wire.encode(own)
         cut = 1 if len(keys) < 16 else 3  # own's map header: the frame's counts the public keys
         return b"".join(((len(rest) + len(tail) - cut).to_bytes(4, "big"), rest, tail[cut:]))
+
+    def frame_parts(self, owns: list) -> list:
+        """``[frame_part(own) for own in owns]``, each None also where ``own`` is None or cannot
+        be encoded (a game plugin's value with no msgpack form, an integer past the protocol's
+        limit: that seat's view is framed whole then, where the error is logged) — every seat's
+        frame of a change in one call."""
+        runs, pack, out = self._runs, wire.encode, []
+        keys = rest = None
+        for own in owns:
+            if own is None:
+                out.append(None)
+                continue
+            k = tuple(own)
+            if k != keys:
+                keys, rest = k, runs.get(k)
+                if rest is None:
+                    rest = self._rest(k)
+            if rest is None:
+                out.append(None)
+                continue
+            try:
+                tail = pack(own)
+            except Exception:  # noqa: BLE001 - framed whole instead, and logged, by the caller
+                out.append(None)
+                continue
+            cut = 1 if len(k) < 16 else 3  # own's map header: the frame's counts the public keys
+            out.append(b"".join(((len(rest) + len(tail) - cut).to_bytes(4, "big"), rest, tail[cut:])))
+        return out
+
+    def _rest(self, keys: tuple) -> bytes | None:
+        """The frame's head and the public bytes without ``keys`` (remembered), or None if some
+        key of ``keys`` is not in the public view."""
+        index = self._index
+        if not all(k in index for k in keys):
+            return None
+        skip = {index[k] for k in keys}
+        rest = self._runs[keys] = self._head + b"".join([c for i, c in enumerate(self._chunks) if i not in skip])
+        return rest
 
     def frame(self, kind: str, field: str, body: dict) -> bytes:
         """``frame({"type": kind, field: body})`` (``kind`` and ``field`` as given to the encoder)."""
