@@ -329,8 +329,15 @@ def test_a_view_that_cannot_be_encoded_falls_back_the_table_goes_on(monkeypatch)
         if seat == 1:
             own["hand"] = object()
         return own
+    real_parts = engine.seat_parts
+
+    def buggy_parts(state, seats, public, lang="en", legal=None):  # every seat's at once (the host's call)
+        seats = list(seats)
+        return [dict(own, hand=object()) if s == 1 else own
+                for s, own in zip(seats, real_parts(state, seats, public, lang, legal))]
     monkeypatch.setattr(engine, "view", buggy)
     monkeypatch.setattr(engine, "seat_part", buggy_part)
+    monkeypatch.setattr(engine, "seat_parts", buggy_parts)
     st = table.state
     seat = st.to_act[0]
     (a if seat == 0 else b).act(engine.action_to_wire(engine.legal_actions(st, seat)[0]), st.version)

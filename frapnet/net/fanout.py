@@ -188,23 +188,16 @@ class Fanout:
                     public[lang] = (self.view_for(None, lang, names, connection), None)
             return public[lang]
 
-        state, seat_part = t.state, engine.seat_part
-        legal = t.versions.legal_now(t.state) or [None] * len(t.seats)
+        parts = self._seat_frames(public_for, t.versions.legal_now(t.state))
         for s in t.seats:
             p = s.peer
             if p is None:
                 continue
-            pub, enc = public[p.lang] if p.lang in public else public_for(p.lang)
             v, data = None, None
             bytes_only = hasattr(p, "send_frame")
-            if enc is not None:
-                try:
-                    own = seat_part(state, s.index, pub, p.lang, legal[s.index])
-                    data = enc.frame_part(own)
-                except Exception:  # noqa: BLE001 - a game plugin's bug: the seat's whole view below
-                    data = None
-                if data is not None and not bytes_only:
-                    v = {**pub, **own}
+            own, data = parts.get(s.index, (None, None))
+            if data is not None and not bytes_only:
+                v = {**public[p.lang][0], **own}
             if data is None:  # the slow path: the seat's whole view, encoded on its own
                 v, data = self._frame_view(viewcodec.SharedEncoder(), s.index,
                                            self.view_for(s.index, p.lang, names, connection))
@@ -218,6 +211,36 @@ class Fanout:
             pub, data = spectator_frames[p.lang]
             out[id(p)] = (p, [("view", data, {"type": "view", "view": pub})])
         self._encoders = {lang: enc for lang, (_, enc) in public.items() if enc is not None}
+        return out
+
+    def _seat_frames(self, public_for, legal: list | None) -> dict[int, tuple[dict, bytes]]:
+        """Per connected seat, its own part of the view (:func:`frapnet.engine.seat_parts`, one
+        call per language) and its view's frame (:meth:`frapnet.net.viewcodec.PublicEncoder.frame_parts`).
+        A seat whose language's public view failed, whose game hooks raised (each seat then
+        alone, so only the failing one loses this path) or whose part cannot be encoded has none."""
+        t = self.table
+        by_lang: dict[str, list[int]] = {}
+        for s in t.seats:
+            if s.peer is not None:
+                by_lang.setdefault(s.peer.lang, []).append(s.index)
+        out: dict[int, tuple[dict, bytes]] = {}
+        state = t.state
+        for lang, seats in by_lang.items():
+            pub, enc = public_for(lang)
+            if enc is None:
+                continue
+            try:
+                owns = engine.seat_parts(state, seats, pub, lang, legal)
+            except Exception:  # noqa: BLE001 - a game plugin's bug: seat by seat, the failing ones left out
+                owns = []
+                for i in seats:
+                    try:
+                        owns.append(engine.seat_part(state, i, pub, lang, legal[i] if legal is not None else None))
+                    except Exception:  # noqa: BLE001 - that seat gets its whole view, logged there
+                        owns.append(None)
+            for i, own, data in zip(seats, owns, enc.frame_parts(owns)):
+                if data is not None:
+                    out[i] = (own, data)
         return out
 
     def _event_frames(self, events: list[dict]) -> dict[int, tuple]:
