@@ -56,6 +56,7 @@ class ShuffleRound:
         self.left_out: dict[int, str] = {}
         self.stage = HASHES
         self._timer = None
+        self._proof: tuple | None = None  # (nonces, hashes, the proof they give) once the stage is done
 
     # --- messages ------------------------------------------------------------------------------
     def commit_message(self) -> dict:
@@ -71,8 +72,18 @@ class ShuffleRound:
                 "left_out": sorted(self.left_out)}
 
     def proof(self) -> dict:
-        """The deal's proof as the record keeps it (docs/records.md ``shuffle``)."""
-        return fairness.make_proof(self.seed, self.salt, self.nonces, self.hashes)
+        """The deal's proof as the record keeps it (docs/records.md ``shuffle``). Once the
+        exchange is over (``stage`` ``"done"``: seed, salt, nonces and hashes are final) it is
+        made once and the same map given again (to the journal at the deal's start and in
+        ``shuffle_reveal`` at its end: never changed in place), so the deal's last act — whose
+        views the players wait for — does not hash it again."""
+        if self.stage != DONE:
+            return fairness.make_proof(self.seed, self.salt, self.nonces, self.hashes)
+        made = self._proof
+        if made is None or made[0] is not self.nonces or made[1] is not self.hashes:
+            made = self._proof = (self.nonces, self.hashes, fairness.make_proof(self.seed, self.salt, self.nonces,
+                                                                                self.hashes))
+        return made[2]
 
     def reveal_message(self) -> dict:
         """``shuffle_reveal``: sent to everyone once the deal is over — never before."""
