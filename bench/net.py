@@ -172,8 +172,8 @@ def _gc_tuning(reactor):
 
 def _instrument_host():
     """Time every dataReceived that carried an ``act``; record the size of every view frame."""
+    from frapnet.net import fanout, wire
     from frapnet.net import server as hostmod
-    from frapnet.net import wire
     try:
         from frapnet.net import viewcodec
     except ImportError:  # a checkout from before net/viewcodec.py (A/B runs: PYTHONPATH=/tmp/old)
@@ -187,9 +187,16 @@ def _instrument_host():
     clock = time.perf_counter
     cpu = time.thread_time
     usage, SELF = resource.getrusage, resource.RUSAGE_SELF
+    whole: list[float] = []  # act arrival -> the act's call returns (the bookkeeping after the sends included)
     orig_data = hostmod.HostProtocol.dataReceived
     orig_msg = hostmod.HostProtocol.messageReceived
     orig_frame = wire.frame
+    orig_deliver = fanout.Fanout._deliver
+    last_write = [0.0]
+
+    def deliver(out):  # a change's frames to every connection: the moment its last write returned
+        orig_deliver(out)
+        last_write[0] = clock()
 
     def dataReceived(self, data):
         self._bench_act = False
@@ -198,7 +205,10 @@ def _instrument_host():
         t0 = clock()
         orig_data(self, data)
         if self._bench_act:
-            samples.append(clock() - t0)
+            t1 = clock()
+            lw = last_write[0]
+            samples.append((lw if lw > t0 else t1) - t0)
+            whole.append(t1 - t0)
             cpu_samples.append(cpu() - c0)
             flags.append((self._bench_act == "end") | (2 if usage(SELF).ru_nivcsw != n0 else 0))
 
@@ -219,6 +229,7 @@ def _instrument_host():
     orig_shared = viewcodec.SharedEncoder.frame
     orig_part = viewcodec.PublicEncoder.frame_part
     orig_public = viewcodec.PublicEncoder.public_frame
+    orig_parts = getattr(viewcodec.PublicEncoder, "frame_parts", None)  # (a checkout before it: frame_part only)
 
     def shared_frame(self, kind, field, body):
         data = orig_shared(self, kind, field, body)
@@ -232,18 +243,26 @@ def _instrument_host():
             view_bytes.append(len(data))
         return data
 
+    def frame_parts(self, owns):  # every seat's view of a change at once
+        datas = orig_parts(self, owns)
+        view_bytes.extend(len(d) for d in datas if d is not None)
+        return datas
+
     def public_frame(self):
         data = orig_public(self)
         view_bytes.append(len(data))
         return data
 
+    fanout.Fanout._deliver = staticmethod(deliver)
     hostmod.HostProtocol.dataReceived = dataReceived
     hostmod.HostProtocol.messageReceived = messageReceived
     wire.frame = frame
     viewcodec.SharedEncoder.frame = shared_frame
     viewcodec.PublicEncoder.frame_part = frame_part
     viewcodec.PublicEncoder.public_frame = public_frame
-    return samples, view_bytes, cpu_samples, flags
+    if orig_parts is not None:
+        viewcodec.PublicEncoder.frame_parts = frame_parts
+    return samples, view_bytes, cpu_samples, flags, whole
 
 
 # --- roles (each runs in its own process) --------------------------------------------------------
@@ -255,7 +274,7 @@ def role_host(args):
     warmup, window = (float(args[5]), float(args[6])) if len(args) > 6 else (0.0, seconds)
     reactor = _install_reactor()
     _quiet_logs()
-    samples, view_bytes, cpu_samples, flags = _instrument_host()
+    samples, view_bytes, cpu_samples, flags, whole = _instrument_host()
     from twisted.internet import defer, task
 
     from frapnet.hosting import HostConfig, TableConfig, start_host
@@ -297,7 +316,7 @@ def role_host(args):
                    "diag": diag.to_dict()}
         import resource
         ru = resource.getrusage(resource.RUSAGE_SELF)
-        print(json.dumps({"host": samples, "host_cpu": cpu_samples, "host_flags": flags, "utime": ru.ru_utime, "stime": ru.ru_stime, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
+        print(json.dumps({"host": samples, "host_whole": whole, "host_cpu": cpu_samples, "host_flags": flags, "utime": ru.ru_utime, "stime": ru.ru_stime, "view_bytes": view_bytes, "actions": actions, "rejected": rejected,
                           "cpu": time.process_time(), **win}), flush=True)
 
     task.react(lambda r: defer.ensureDeferred(main(r)))
@@ -798,6 +817,9 @@ def main() -> int:
               f"{a.latency_clients} clients, no think time")
         print(f"  host latency, act arrival -> last view written: p50 {ms(pct(host_lat, 50))}  p99 {ms(pct(host_lat, 99))}"
               f"  (n={len(host_lat)})")
+        if h.get("host_whole"):
+            print(f"  act arrival -> the act's call returns (its bookkeeping after the last view included): "
+                  f"p50 {ms(pct(h['host_whole'], 50))}  p99 {ms(pct(h['host_whole'], 99))}")
         print(f"  client round trip, act sent -> 12th view received: p50 {ms(pct(rtt, 50))}  p99 {ms(pct(rtt, 99))}"
               f"  (n={len(rtt)})")
         size = int(statistics.mean(vb))
