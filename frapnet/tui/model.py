@@ -213,7 +213,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         if self.closed is not None or not isinstance(msg, dict):
             return
         _ = self._
-        self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 80))
+        self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 300))  # cut to 80 unless known
         self.rematch = None
         res = msg.get("result") if isinstance(msg.get("result"), dict) else {}
         bal = None

@@ -41,6 +41,11 @@
       "{k} of {n} seats free": "свободно мест: {k} из {n}",
       // the host's closing reasons (docs/protocol.md "closing"; issue #10)
       "match over": "партия окончена", "host stopping": "хост останавливается", "you left the table": "вы вышли из-за стола",
+      // the amounts' limit (frapnet/net/amounts.py NEAR, PAST; F6)
+      "the amounts passed 990 digits, near the 1,000 digits the protocol carries: the match ends after this deal (F6)":
+        "в счёте или коне больше 990 цифр — почти 1000 цифр, которые передаёт протокол: партия кончается после этой сдачи (F6)",
+      "the next move would take the amounts past the 1,000 digits the protocol carries: the match ends before it (F6)":
+        "следующий ход сделал бы счёт или кон длиннее 1000 цифр, которые передаёт протокол: партия кончается перед ним (F6)",
       "Enter a name.": "Введите имя.", "A name has at most {n} characters.": "В имени не больше {n} символов.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
