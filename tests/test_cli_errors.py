@@ -15,7 +15,7 @@ import sys
 import pytest
 
 FRAPNET = [sys.executable, "-m", "frapnet"]
-ENV = dict(os.environ, FRAPNET_PLUGINS_DIR="")
+ENV = dict(os.environ, FRAPNET_PLUGINS_DIR="", LANGUAGE="en")  # mistakes are said in the client's language
 TERMINAL = "frapnet play: needs a terminal (standard input and output must be a terminal, not a file or a pipe)\n"
 
 
@@ -98,3 +98,74 @@ def test_bot_refused_and_bot_playing_print_only_plain_lines():
         if host.poll() is None:
             host.kill()
         host.stdout.close()
+
+
+# --- in Russian: --lang ru, the config file's language, the environment -----------------------------
+
+SUITE_CONFIG = ENV.get("FRAPNET_CONFIG")  # the suite's config file (tests/suite-config.toml): level
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "--lang", "ru", "--deals", "0"], "frapnet play: --deals: нужно не меньше 1, а не 0\n"),
+    (["play", "--lang", "ru", "--pause", "inf"], "frapnet play: --pause: нужно конечное число секунд ≥ 0, а не inf\n"),
+    (["play", "--lang", "ru", "--name", "Я" * 33],
+     f"frapnet play: --name '{'Я' * 33}': в имени игрока не больше 32 символов (в этом — 33)\n"),
+    (["play", "--lang", "ru", "--web", "70000"],
+     "frapnet play: --web: нужен HTTP-порт 0…65535 (0 — любой свободный), а не 70000\n"),
+    (["play", "--lang", "ru", "--option", "ante"], "frapnet play: --option 'ante': нужно КЛЮЧ=ЗНАЧЕНИЕ (настройки из "
+                                                  f"{SUITE_CONFIG}: level)\n"),
+    (["play", "--lang", "ru"], "frapnet play: нужен терминал (стандартные ввод и вывод должны быть терминалом, а не "
+                               "файлом или каналом)\n"),
+    (["join", "127.0.0.1:9", "--lang", "ru"], "frapnet join: нужен терминал (стандартные ввод и вывод должны быть "
+                                              "терминалом, а не файлом или каналом)\n"),
+    (["join", "127.0.0.1:9", "--lang", "ru", "--name", "\x07"],
+     "frapnet join: --name '\\x07': в имени игрока должен быть хотя бы один печатный символ (управляющие символы "
+     "удаляются)\n"),
+])
+def test_join_and_play_say_their_mistakes_in_russian_with_lang_ru(args, message):
+    p = frapnet(*args)
+    assert (p.returncode, p.stderr) == (2, message)
+
+
+def test_the_config_files_language_or_the_environment_says_the_mistake_in_russian(tmp_path):
+    """Without --lang: the config file's ``language = "ru"`` (its bad name said in Russian), or a
+    Russian environment (a bad config file); --lang en keeps the English."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('language = "ru"\nname = "' + "o" * 33 + '"\n')
+    env = dict(ENV, FRAPNET_CONFIG=str(cfg))
+    p = subprocess.run([*FRAPNET, "join", "127.0.0.1:9"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                       env=env, timeout=60)
+    assert (p.returncode, p.stderr) == (2, f"frapnet join: неверный файл настроек {cfg}: имя (name): в имени игрока "
+                                           "не больше 32 символов (в этом — 33)\n")
+    cfg.write_text('colour = "red"\n')
+    p = subprocess.run([*FRAPNET, "play"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                       env=dict(env, LANGUAGE="ru_RU"), timeout=60)
+    assert p.returncode == 2 and p.stderr.startswith(f"frapnet play: неверный файл настроек {cfg}: colour: "
+                                                     "неизвестный ключ (здесь известны: "), p.stderr
+    p = subprocess.run([*FRAPNET, "play", "--lang", "en"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                       env=dict(env, LANGUAGE="ru_RU"), timeout=60)
+    assert p.stderr.startswith(f"frapnet play: bad config file {cfg}: colour: unknown key (known here: "), p.stderr
+
+
+def test_the_russian_sentence_of_each_join_mistake():
+    """frapnet.commands._say: the mistakes `frapnet join` meets past its arguments (password,
+    the LAN), in Russian; one of no template (the operating system's) as written."""
+    import re
+
+    from frapnet.commands._say import MISTAKES, say
+    from frapnet.tui import i18n
+
+    po = i18n.parse_po((i18n.LOCALE_DIR / "ru/LC_MESSAGES/frapnet.po").read_text(encoding="utf-8"))
+    assert sorted(t for t in MISTAKES.templates if not re.search("[а-яА-Я]", po.get(t, ""))) == ["--name {name}: {why}"]
+    assert say("no table called 'Kitchen' on the LAN (tables seen: none)", "ru") == \
+        "в локальной сети нет стола 'Kitchen' (других столов не видно)"
+    assert say("no table called 'K' on the LAN (tables seen: Bar, Den)", "ru") == \
+        "в локальной сети нет стола 'K' (видны столы: Bar, Den)"
+    assert say("several tables match 'k': Kitchen at 10.0.0.2:7070, Kiosk at 10.0.0.3:7070; join one by HOST:PORT",
+               "ru") == ("имени 'k' отвечают несколько столов: Kitchen at 10.0.0.2:7070, Kiosk at 10.0.0.3:7070; "
+                         "подключитесь к одному из них по HOST:PORT")
+    assert say("port must be 1…65535, not 0 (in 'h:0')", "ru") == "порт должен быть от 1 до 65535, а не 0 (в 'h:0')"
+    assert say("--password -: standard input ended before a password line", "ru") == \
+        "--password -: стандартный ввод кончился раньше строки с паролем"
+    assert say("no password given", "ru") == "пароль не указан"
+    assert say("[Errno 101] Network is unreachable", "ru") == "[Errno 101] Network is unreachable"
+    assert say("no password given", "en") == "no password given"

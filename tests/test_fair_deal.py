@@ -398,3 +398,27 @@ def test_after_a_rematch_the_new_match_deals_are_followed_from_deal_1_again():
     c.commit({"type": "shuffle_commit", "deal": 1, "commitment": "bb" * 32, "seats": []})
     c.event({"type": "play", "seat": 2, "card": "AS"})
     assert c.deals[1].played == {(2, "AS")}
+
+
+def test_a_russian_screen_says_a_caught_deck_in_russian():
+    """The terminal client in Russian: a deal caught by the check (one card swapped between two
+    hands) is said in Russian — the headline and the detail, cards as the rule books spell them —
+    in the log and the message line; in English the detail is DealChecker's own."""
+    from frapnet.tui import i18n
+    from frapnet.tui.model import Screen
+
+    t = Table(tamper=swap_first_hands, seed=7)
+    verdicts = t.deal()
+    ru = Screen(i18n.translation("ru").gettext, "ru")
+    for v in verdicts[:3]:
+        ru.add_fairness(v)
+    assert [text for kind, text in ru.log if kind == "error"] == [
+        "⚠⚠ СДАЧА 1 НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ: место 3 сыграло 7♦, а обещанная тасовка сдаёт эту карту "
+        "другому месту"] * 2 + [
+        "⚠⚠ СДАЧА 1 НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ: у вас на руке были 7♥, а обещанная тасовка их вам не сдаёт "
+        "(она сдаёт вам 7♦ 7♠ Д♦ 9♦)"]
+    assert ru.message == ru.log[-1][1]
+    en = Screen(i18n.translation("en").gettext, "en")
+    en.add_fairness(verdicts[2])
+    assert en.message == ("⚠⚠ DEAL 1 FAILED THE FAIRNESS CHECK: your hand held 7H, which the committed shuffle "
+                          "does not deal you (it deals you 7D 7S QD 9D)")

@@ -139,8 +139,10 @@ def russian() -> Screen:
 
 def host_closing_reasons() -> set[str]:
     """Every literal reason the host closes a connection or a table with (``peer.close("…")``,
-    ``table.finish("…")``, ``close(...)`` of any object) in frapnet/net and frapnet/hosting.py."""
+    ``table.finish("…")``, ``close(...)`` of any object) in frapnet/net and frapnet/hosting.py, and
+    every reason named by a frapnet.net module's constant (``finish(amounts.PAST)``)."""
     import ast
+    import importlib
     from pathlib import Path
 
     pkg = Path(__file__).resolve().parent.parent / "frapnet"
@@ -153,6 +155,11 @@ def host_closing_reasons() -> set[str]:
                 for x in (arg.body, arg.orelse) if isinstance(arg, ast.IfExp) else (arg,):
                     if isinstance(x, ast.Constant) and isinstance(x.value, str):
                         out.add(x.value)
+                    elif isinstance(x, ast.Attribute) and isinstance(x.value, ast.Name) and \
+                            (pkg / "net" / f"{x.value.id}.py").exists():  # amounts.NEAR
+                        value = getattr(importlib.import_module(f"frapnet.net.{x.value.id}"), x.attr)
+                        assert isinstance(value, str), (x.value.id, x.attr)
+                        out.add(value)
     return out
 
 
@@ -212,12 +219,15 @@ def test_issue10_the_web_page_has_russian_words_for_the_hosts_closing_reasons():
     from pathlib import Path
 
     js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
-    words = dict(re.findall(r'"([^"]+)": "([^"]*)"', js[js.index("ru: {"):js.index("let lang = pickLang()")]))
+    words = dict(re.findall(r'"([^"]+)":\s*"([^"]*)"', js[js.index("ru: {"):js.index("let lang = pickLang()")]))
     replaced = "replaced by a new connection with this seat's token"  # the page says its own sentence
     assert 'String(msg.reason || "").startsWith("replaced")' in js
     missing = sorted(r for r in host_closing_reasons() - {replaced} if not CYRILLIC.search(words.get(r, "")))
     assert not missing, f"closing reasons without a Russian word in app.js: {missing}"
     assert words["you left the table"] == "вы вышли из-за стола"
+    from frapnet.net import amounts
+    assert words[amounts.PAST] == ("следующий ход сделал бы счёт или кон длиннее 1000 цифр, которые передаёт "
+                                   "протокол: партия кончается перед ним (F6)")
 
 
 def test_issue10_every_english_table_of_host_words_has_a_russian_entry():
@@ -253,3 +263,29 @@ def test_issue10_the_web_page_says_each_host_error_in_the_same_russian_words_as_
     ru = i18n.translation("ru").gettext
     assert set(page) == set(ERROR_CODES)
     assert {code: page[code] for code in page} == {code: ru(ERROR_TEXTS[code]) for code in page}
+
+
+def test_the_amounts_limit_closing_reasons_read_russian_in_both_clients():
+    """The two closing reasons of frapnet.net.amounts (the protocol's digit limit, F6): the Russian
+    terminal's log line and the web page's words say them in Russian, the English as the host sent
+    them, uncut (longer than the 80 cells an unknown reason is cut to)."""
+    from pathlib import Path
+
+    from frapnet.net import amounts
+
+    assert {amounts.NEAR, amounts.PAST} <= host_closing_reasons()
+    s = russian()
+    s.set_closing({"type": "closing", "reason": amounts.NEAR, "result": {"balances": [5, -5], "pot": 0}})
+    assert s.closed == ("в счёте или коне больше 990 цифр — почти 1000 цифр, которые передаёт протокол: "
+                        "партия кончается после этой сдачи (F6)")
+    assert any(t.startswith(f"Стол закрыт ({s.closed}).") for _k, t in s.log), list(s.log)  # the log line
+    assert russian().closing_reason(amounts.PAST) == ("следующий ход сделал бы счёт или кон длиннее 1000 цифр, "
+                                                      "которые передаёт протокол: партия кончается перед ним (F6)")
+    en = Screen()
+    en.set_closing({"type": "closing", "reason": amounts.PAST, "result": {}})
+    assert en.closed == amounts.PAST and len(amounts.PAST) > 80
+    assert Screen().closing_reason("x" * 100) == "x" * 79 + "…"  # an unknown reason: cut as before
+    js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
+    words = dict(re.findall(r'"([^"]+)":\s*"([^"]*)"', js[js.index("ru: {"):js.index("let lang = pickLang()")]))
+    assert words[amounts.NEAR] == s.closed
+    assert words[amounts.PAST] == russian().closing_reason(amounts.PAST)

@@ -23,38 +23,33 @@ def run(args) -> int:
 
     from frapnet import config
     from frapnet.commands._options import default_name, name_error
-    from frapnet.tui.i18n import default_lang
+    from frapnet.commands._say import cli_lang, fail
 
     try:  # your name and language from the config file, unless given here
         cfg = config.load()
         from_cfg = config.apply(cfg, args, {})
-    except config.ConfigError as exc:
-        print(f"frapnet join: bad config file {exc}", file=sys.stderr)
-        return 2
+    except config.ConfigError as exc:  # said in --lang's language, else the environment's
+        return fail("join", f"bad config file {exc}", cli_lang(args))
+    lang = cli_lang(args)  # --lang, else the config file's language, else the environment's
     problem = name_error(args.name, "--name", cfg.path if "name" in from_cfg else None)  # the host's rule
     if problem:
-        print(f"frapnet join: {problem}", file=sys.stderr)
-        return 2
+        return fail("join", problem, lang)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("frapnet join: needs a terminal (standard input and output must be a terminal, "
-              "not a file or a pipe)", file=sys.stderr)
-        return 2
+        return fail("join", "needs a terminal (standard input and output must be a terminal, not a file or a pipe)",
+                    lang)
     from frapnet.commands._password import table_password
 
-    lang = args.lang or default_lang()
     name = args.name or default_name()
     try:
         password = table_password(args.password)
     except (ValueError, EOFError) as exc:
-        print(f"frapnet join: {exc or 'no password given'}", file=sys.stderr)
-        return 2
+        return fail("join", str(exc) or "no password given", lang)
     from frapnet.net.discovery import resolve
 
     try:  # before the reactor: browsing by name runs its own short-lived loop
         host, port = resolve(args.table, timeout=args.timeout, interfaces=args.interface)
     except Exception as exc:  # noqa: BLE001 - ValueError, DiscoveryError, OSError: say what went wrong
-        print(f"frapnet join: {exc}", file=sys.stderr)
-        return 2
+        return fail("join", str(exc), lang)
 
     from frapnet.tui import tokens
     from frapnet.tui.app import install_reactor, react, run_client

@@ -67,21 +67,20 @@ def run(args) -> int:
 
     from frapnet import config
     from frapnet.commands._options import default_name, name_error, parse_options
+    from frapnet.commands._say import cli_lang, fail
     from frapnet.errors import PluginError, RuleError
-    from frapnet.tui.i18n import default_lang
 
     # every mistake in the arguments and the config file first (exit 2), whatever the terminal;
     # then the terminal
     try:  # the user's config file gives what the command line leaves out (docs/playing.md)
         cfg = config.load()
-    except config.ConfigError as exc:
-        print(f"frapnet play: bad config file {exc}", file=sys.stderr)
-        return 2
+    except config.ConfigError as exc:  # said in --lang's language, else the environment's
+        return fail("play", f"bad config file {exc}", cli_lang(args))
     from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": DEFAULT_LEVEL})
+    lang = cli_lang(args)  # --lang, else the config file's language, else the environment's
     problem = check_arguments(args) or name_error(args.name, "--name", cfg.path if "name" in from_cfg else None)
     if problem:
-        print(f"frapnet play: {problem}", file=sys.stderr)
-        return 2
+        return fail("play", problem, lang)
     try:
         options = parse_options(args.option)
         from frapnet import engine
@@ -92,28 +91,24 @@ def run(args) -> int:
         options = {**cfg.options_for(args.game), **options}  # --option wins over the file
         engine.new_match(args.game, args.players, options, args.house_rule, registry)
     except config.ConfigError as exc:
-        print(f"frapnet play: bad config file {exc}", file=sys.stderr)
-        return 2
+        return fail("play", f"bad config file {exc}", lang)
     except (RuleError, PluginError, ValueError) as exc:
         text = exc.describe() if isinstance(exc, RuleError) else str(exc)
         if from_cfg:  # a value from the file may be the cause: say where it came from
             text += f" (settings from {cfg.path}: {', '.join(sorted(from_cfg))})"
-        print(f"frapnet play: {text}", file=sys.stderr)
-        return 2
+        return fail("play", text, lang)  # a game's rule text is its own (English)
     from frapnet.commands._journal import open_checked
     db = open_checked(args.db, "play")  # a bad --db file: one line naming it (issue #9)
     if db is None:
         return 2
     db.close()
     if args.web is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("frapnet play: needs a terminal (standard input and output must be a terminal, "
-              "not a file or a pipe)", file=sys.stderr)
-        return 2
-    lang = args.lang or default_lang()
+        return fail("play", "needs a terminal (standard input and output must be a terminal, not a file or a pipe)",
+                    lang)
     name = args.name or default_name()
 
     if args.web is not None:
-        return _play_web(args, name, options, registry)
+        return _play_web(args, name, options, registry, lang)
 
     from frapnet.tui.app import install_reactor, react, run_local
 
@@ -128,17 +123,16 @@ def run(args) -> int:
     return react(main)
 
 
-def _play_web(args, name: str, options: dict, registry) -> int:
+def _play_web(args, name: str, options: dict, registry, lang: str = "en") -> int:
     """`frapnet play --web PORT`: the same local table (127.0.0.1 only, computer players in every
     other seat, nothing announced), played in the browser: print the page's address, wait for
-    the match to end (or Ctrl-C), print the result as one JSON line."""
+    the match to end (or Ctrl-C), print the result as one JSON line. Mistakes are said in ``lang``."""
     import json
-    import sys
+
+    from frapnet.commands._say import fail
 
     if not 0 <= args.web <= 65535:
-        print(f"frapnet play: --web must be an HTTP port 0…65535 (0: any free port), not {args.web}",
-              file=sys.stderr)
-        return 2
+        return fail("play", f"--web must be an HTTP port 0…65535 (0: any free port), not {args.web}", lang)
     from frapnet.commands._options import print_web_address
     from frapnet.tui.app import install_reactor, react
 
@@ -152,8 +146,7 @@ def _play_web(args, name: str, options: dict, registry) -> int:
         try:
             handle = start_host(reactor, host_config(args, name, options, web=args.web), registry=registry)
         except CannotListenError as exc:
-            print(f"frapnet play: cannot listen on 127.0.0.1:{exc.port} for --web: {exc.socketError}",
-                  file=sys.stderr)
+            fail("play", f"cannot listen on 127.0.0.1:{exc.port} for --web: {exc.socketError}", lang)
             return 1
         print_web_address(handle, "127.0.0.1", qr=False)
         print("frapnet: open the address above in your browser; Ctrl-C ends the table", flush=True)

@@ -21,10 +21,14 @@ from frapnet.errors import digits
 from frapnet.net.wire import MAX_BIGINT_DIGITS
 
 NEAR_DIGITS = MAX_BIGINT_DIGITS - 10
-NEAR = (f"the amounts passed {NEAR_DIGITS:,} digits, near the {MAX_BIGINT_DIGITS:,} digits the protocol "
-        "carries: the match ends after this deal (F6)")
-PAST = (f"the next move would take the amounts past the {MAX_BIGINT_DIGITS:,} digits the protocol carries: "
-        "the match ends before it (F6)")
+# the two closing reasons (docs/protocol.md "closing"): a template, the gettext msgid the clients
+# say in the player's language (frapnet/tui/rematch.py, web_assets/app.js), and its English
+NEAR_TEXT = ("the amounts passed {near} digits, near the {limit} digits the protocol carries: the match ends "
+             "after this deal (F6)")
+PAST_TEXT = ("the next move would take the amounts past the {limit} digits the protocol carries: the match ends "
+             "before it (F6)")
+NEAR = NEAR_TEXT.format(near=f"{NEAR_DIGITS:,}", limit=f"{MAX_BIGINT_DIGITS:,}")
+PAST = PAST_TEXT.format(limit=f"{MAX_BIGINT_DIGITS:,}")
 _SMALL = 1 << 3000  # fewer than 904 digits: the usual case, decided without counting
 
 

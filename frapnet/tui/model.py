@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from frapnet.tui.actions import Group, assign_keys, group_actions, within
 from frapnet.tui.faces import SUIT_SYMBOLS, card_face, hand_order  # noqa: F401 - re-exported
+from frapnet.tui.fairtext import problem_text
 from frapnet.tui.keys import KeysMixin
 from frapnet.tui.rematch import RematchMixin
 from frapnet.tui.scores import ScoresMixin
@@ -213,7 +214,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         if self.closed is not None or not isinstance(msg, dict):
             return
         _ = self._
-        self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 80))
+        self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 300))  # cut to 80 unless known
         self.rematch = None
         res = msg.get("result") if isinstance(msg.get("result"), dict) else {}
         bal = None
@@ -254,7 +255,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         the status bar, where it stays for the rest of the match."""
         _ = self._
         deal, status = getattr(verdict, "deal", "?"), getattr(verdict, "status", "")
-        problem = safe_text(getattr(verdict, "problem", None) or "", 300)
+        problem = problem_text(getattr(verdict, "problem", None), _, self.lang)  # in the screen's language
         if status == "mismatch":
             text = _("⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK: {problem}").format(n=deal, problem=problem)
             self.unfair.append(deal)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+from frapnet.net import amounts
+from frapnet.tui.text import cut
+
 REMATCH_KEYS = {"r": True, "n": False}
 
 
@@ -86,12 +89,17 @@ class RematchMixin:
 
     def closing_reason(self, reason: str) -> str:
         """The host's closing ``reason`` in the chrome's words where it is one the protocol names
-        (docs/protocol.md "closing", "Rematch"), else as sent."""
+        (docs/protocol.md "closing", "Rematch") or the amounts' limit (:mod:`frapnet.net.amounts`;
+        in Russian its numbers without the English thousands comma), else as sent (cut to 80 cells)."""
         _ = self._
+        n = (lambda k: f"{k:,}") if self.lang == "en" else str  # 1,000 in English, 1000 in Russian
         known = {"match over": _("match over"), "host stopping": _("the host is stopping"),
                  "you left the table": _("you left the table"),
                  "replaced by a new connection with this seat's token": _("your seat was taken over by a new connection "
-                                                                          "with its token")}
+                                                                          "with its token"),
+                 # the match's amounts reached what the protocol carries (frapnet.net.amounts, F6)
+                 amounts.NEAR: _(amounts.NEAR_TEXT).format(near=n(amounts.NEAR_DIGITS), limit=n(amounts.MAX_BIGINT_DIGITS)),
+                 amounts.PAST: _(amounts.PAST_TEXT).format(limit=n(amounts.MAX_BIGINT_DIGITS))}
         if reason in known:
             return known[reason]
         m = re.fullmatch(r"seat (\d+) (declined|left before) the rematch", reason)
@@ -102,4 +110,4 @@ class RematchMixin:
         m = re.fullmatch(r"no answer to the rematch in ([0-9.]+) s", reason)
         if m:
             return _("no answer to the rematch in {n} s").format(n=m.group(1))
-        return reason
+        return cut(reason, 80)

@@ -41,11 +41,20 @@
       "{k} of {n} seats free": "свободно мест: {k} из {n}",
       // the host's closing reasons (docs/protocol.md "closing"; issue #10)
       "match over": "партия окончена", "host stopping": "хост останавливается", "you left the table": "вы вышли из-за стола",
+      // the amounts' limit (frapnet/net/amounts.py NEAR, PAST; F6)
+      "the amounts passed 990 digits, near the 1,000 digits the protocol carries: the match ends after this deal (F6)":
+        "в счёте или коне больше 990 цифр — почти 1000 цифр, которые передаёт протокол: партия кончается после этой сдачи (F6)",
+      "the next move would take the amounts past the 1,000 digits the protocol carries: the match ends before it (F6)":
+        "следующий ход сделал бы счёт или кон длиннее 1000 цифр, которые передаёт протокол: партия кончается перед ним (F6)",
       "Enter a name.": "Введите имя.", "A name has at most {n} characters.": "В имени не больше {n} символов.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
       "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
       "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
       "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
+      // why a deal failed the check (fairness.js; the terminal client's words, frapnet/tui/fairtext.py)
+      "the reveal holds no seed and salt": "в раскрытии нет зерна и соли",
+      "the seed or salt differs from the one committed": "зерно или соль не те, что были обещаны",
+      "your own nonce is missing or changed in the reveal": "вашего случайного числа нет в раскрытии или оно изменено",
       "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.":
         "Хост остановлен; партия не окончена. Когда хост снова заработает, обновите эту страницу — и вы вернётесь на своё место.",
       "The match is over. Play again with the same seats? Answer within {n} s.": "Партия окончена. Сыграть ещё раз тем же составом? Ответ в течение {n} с.",
@@ -261,7 +270,7 @@
     if (msg.type === "shuffle_reveal") {
       const r = S.fair.reveal(msg, seat);
       if (r) addLog(r.ok ? "status" : "error", r.ok ? t("✓ deal {n}: the host's commitment opened").replace("{n}", r.deal)
-        : t("⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK").replace("{n}", r.deal) + ": " + r.problem);
+        : t("⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK").replace("{n}", r.deal) + ": " + t(r.problem));
       return;
     }
     const reply = msg.type === "shuffle_commit" ? S.fair.commit(msg, seat) : S.fair.hashes(msg, seat);
