@@ -4,6 +4,7 @@ On Linux the XDG variables move every path; nothing is created until ensure_dir 
 """
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
@@ -63,6 +64,41 @@ def test_seat_tokens_are_saved_under_the_state_dir(xdg):
     f = xdg / "state" / "frapnet" / "tokens.json"
     assert f.is_file() and stat.S_IMODE(f.stat().st_mode) == 0o600
     assert tokens.load_token("127.0.0.1", 7777) == "tok-0123456789abcdef"
+
+
+def test_two_players_joining_one_table_from_one_account_keep_their_own_tokens(xdg):
+    """Two terminals of one account at one table (Olga and Ivan): each name gets back its own
+    seat token, never the other's; a name that never sat there gets none; forgetting one keeps
+    the other; an older file's nameless entry is still used, and replaced by a named one."""
+    tokens.save_token("127.0.0.1", 7777, "tok-ivan-0123456789ab", name="Friday", seat=0, player="Ivan")
+    tokens.save_token("127.0.0.1", 7777, "tok-olga-0123456789ab", name="Friday", seat=1, player="Olga")
+    assert tokens.load_token("127.0.0.1", 7777, player="Ivan") == "tok-ivan-0123456789ab"
+    assert tokens.load_token("127.0.0.1", 7777, player="Olga") == "tok-olga-0123456789ab"
+    assert tokens.load_token("127.0.0.1", 7777, player="Pyotr") is None
+    assert tokens.load_token("127.0.0.1", 7778, player="Ivan") is None
+    tokens.forget_token("127.0.0.1", 7777, player="Ivan")
+    assert tokens.load_token("127.0.0.1", 7777, player="Ivan") is None
+    assert tokens.load_token("127.0.0.1", 7777, player="Olga") == "tok-olga-0123456789ab"
+    f = xdg / "state" / "frapnet" / "tokens.json"
+    f.write_text(json.dumps({"127.0.0.1:7777/": {"token": "tok-old-0123456789abc", "table": "Friday", "seat": 2,
+                                                 "saved": 1}}))
+    assert tokens.load_token("127.0.0.1", 7777, player="Ivan") == "tok-old-0123456789abc"
+    tokens.save_token("127.0.0.1", 7777, "tok-ivan-0123456789ab", player="Ivan")
+    assert json.loads(f.read_text()) == {"127.0.0.1:7777/": {"Ivan": {
+        "token": "tok-ivan-0123456789ab", "table": "", "seat": None, "saved": json.loads(f.read_text())[
+            "127.0.0.1:7777/"]["Ivan"]["saved"]}}}
+    assert tokens.load_token("127.0.0.1", 7777, player="Olga") is None  # the old entry went with it
+
+
+def test_at_most_max_entries_tokens_are_kept_the_oldest_go_first(xdg, monkeypatch):
+    monkeypatch.setattr(tokens, "MAX_ENTRIES", 3)
+    clock = iter(range(100, 200))
+    monkeypatch.setattr(tokens.time, "time", lambda: next(clock))
+    for i, who in enumerate(("A", "B", "C", "D")):
+        tokens.save_token("127.0.0.1", 7000 + i % 2, f"tok-{who}-0123456789abcdef", player=who)
+    assert tokens.load_token("127.0.0.1", 7000, player="A") is None  # the oldest
+    assert [tokens.load_token("127.0.0.1", 7000 + i % 2, player=w) for i, w in enumerate("ABCD")][1:] == \
+        [f"tok-{w}-0123456789abcdef" for w in "BCD"]
 
 
 def test_a_seat_tokens_file_nested_too_deep_is_no_tokens_not_a_traceback_issue_9(xdg):

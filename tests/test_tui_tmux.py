@@ -505,9 +505,21 @@ def test_closed_terminal_then_join_again_takes_the_seat_back_with_the_saved_toke
         t.keys("l")
         faces = hand_faces(t.wait(lambda s: len(hand_faces(s)) == 4, 10, "the hand face up"))
         saved = json.loads(store.read_text())
-        entry = saved[f"127.0.0.1:{port}/"]
+        entry = saved[f"127.0.0.1:{port}/"]["Olga"]
         assert entry["seat"] == 0 and len(entry["token"]) >= 16 and entry["table"] == "Keep"
         assert store.stat().st_mode & 0o777 == 0o600
+        # Ivan joins from the same account (another terminal): Olga's saved token is hers, not his —
+        # he is told the seats are taken and Olga keeps her seat (it was taken over before)
+        other = Tmux(cmd.replace("--name Olga", "--name Ivan") + "; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
+        ts.append(other)
+        refused = other.wait(lambda s: "FRAPNET-EXIT=" in s, 20, "Ivan refused a seat")
+        assert "table_full: every seat at 'Keep' is taken" in refused and "FRAPNET-EXIT=2" in refused, refused
+        assert "Taking back your seat" not in refused
+        time.sleep(0.5)
+        still = t.capture()
+        assert "Olga (you)" in still and "taken over" not in still and "closed" not in still, still
+        assert json.loads(store.read_text())[f"127.0.0.1:{port}/"] == {"Olga": entry}
+        other.kill()
         t.kill()  # the terminal is closed
         t = Tmux(cmd + "; echo FRAPNET-EXIT=$?; sleep 60", 80, 24)
         ts.append(t)
@@ -542,7 +554,7 @@ def test_closed_terminal_then_join_again_takes_the_seat_back_with_the_saved_toke
             me = "Olga (you)" if flag == "" else "Olga 2 (you)"
             fresh = t.wait(lambda s: me in s, 20, "a new seat")
             assert ("The saved seat is no longer valid; taking a new seat." in fresh) == (flag == ""), fresh
-            assert json.loads(store.read_text())[f"127.0.0.1:{port2}/"]["token"] != "stale-token-0123456789"
+            assert json.loads(store.read_text())[f"127.0.0.1:{port2}/"]["Olga"]["token"] != "stale-token-0123456789"
     finally:
         for t in ts:
             t.kill()

@@ -50,7 +50,7 @@ def test_a_host_stopped_with_sigterm_keeps_the_seat_for_the_same_join_command_is
         t.wait(lambda s: "[l] Look" in s and "Olga (you)" in s, 20, "the table (deal 1 dealt)")
         saved = json.loads(tokens_file.read_text())
         assert len(saved) == 1
-        token = next(iter(saved.values()))["token"]
+        token = next(iter(saved.values()))["Olga"]["token"]
         host.send_signal(signal.SIGTERM)  # Ctrl-C/SIGTERM: HostHandle.stop → Table.finish("host stopping")
         assert host.wait(20) == 0
         closed = " ".join(t.wait(lambda s: "Press q to quit." in s, 10, "the closing").split())  # lines wrap
@@ -66,7 +66,7 @@ def test_a_host_stopped_with_sigterm_keeps_the_seat_for_the_same_join_command_is
         back = t2.wait(lambda s: "Olga (you)" in s or "FRAPNET-EXIT=" in s, 20, "the seat taken back")
         assert "FRAPNET-EXIT=" not in back and "table_full" not in back, back
         assert "Taking back your seat with its saved token…" in back
-        assert json.loads(tokens_file.read_text())[next(iter(saved))]["token"] == token
+        assert json.loads(tokens_file.read_text())[next(iter(saved))]["Olga"]["token"] == token
         t2.keys("q")
         t2.wait(lambda s: "Leave the table?" in s, 5, "the confirmation")
         t2.keys("y")

@@ -55,7 +55,7 @@ def run(args) -> int:
     from frapnet.tui.app import install_reactor, react, run_client
 
     # a seat token saved by an earlier run (a closed terminal): take the seat back with it
-    token = None if (args.new_seat or args.spectate) else tokens.load_token(host, port)
+    token = None if (args.new_seat or args.spectate) else tokens.load_token(host, port, player=name)
     install_reactor()
     return react(lambda reactor: run_client(reactor, host, port, name, lang, password=password,
                                             spectate=args.spectate, token=token, remember=not args.spectate))

@@ -330,7 +330,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
 
     def _forget():
         try:
-            tokens.forget_token(host, port, table, tokens_file)
+            tokens.forget_token(host, port, table, tokens_file, player=name)
         except OSError:
             pass
 
@@ -340,7 +340,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         if remember and c.token and isinstance(msg, dict) and msg.get("seat") is not None:
             try:
                 tokens.save_token(host, port, c.token, table, name=str(msg.get("table") or ""),
-                                  seat=msg.get("seat"), path=tokens_file)
+                                  seat=msg.get("seat"), path=tokens_file, player=name)
             except OSError as exc:
                 screen.add_log("system", _("Could not save the seat token: {why}").format(why=exc))
         ui.refresh()

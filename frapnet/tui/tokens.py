@@ -5,11 +5,16 @@ TableClient resends it on reconnect within one run. This module keeps it on disk
 small JSON file readable only by you (mode 0600, its directory 0700)::
 
     $XDG_STATE_HOME/frapnet/tokens.json      (default ~/.local/state/frapnet/tokens.json; frapnet.paths)
-    {"127.0.0.1:7777/": {"token": "…", "table": "Olga's table", "seat": 0, "saved": 1764441600}}
+    {"127.0.0.1:7777/": {"Olga": {"token": "…", "table": "Olga's table", "seat": 0, "saved": 1764441600},
+                         "Ivan": {"token": "…", "table": "Olga's table", "seat": 2, "saved": 1764441610}}}
 
-keyed by ``HOST:PORT/TABLE`` (TABLE empty unless a table was named in the hello). A token is
-forgotten when the player leaves on purpose (the seat is given up) or the host no longer knows
-it (``bad_token``). At most :data:`MAX_ENTRIES` tables are kept (the oldest go first).
+keyed by ``HOST:PORT/TABLE`` (TABLE empty unless a table was named in the hello), then by the
+name the player joined under (``--name``): two people joining one table from one account (two
+terminals) each keep their own seat, and a join under another name never takes someone else's
+seat. An entry saved without a name (``""``; a file of an older frapnet, whose entries were the
+token map itself) is used by whoever joins that table. A token is forgotten when the player
+leaves on purpose (the seat is given up) or the host no longer knows it (``bad_token``). At most
+:data:`MAX_ENTRIES` tokens are kept (the oldest go first).
 """
 from __future__ import annotations
 
@@ -53,32 +58,68 @@ def _store(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def load_token(host: str, port: int, table: str | None = None, path: Path | None = None) -> str | None:
-    """The saved seat token for this table, or None (no file, no entry, unreadable file)."""
-    entry = _load(path or tokens_path()).get(table_key(host, port, table))
-    tok = entry.get("token") if isinstance(entry, dict) else None
-    return tok if isinstance(tok, str) and tok else None
+def _players(data: dict, key: str) -> dict:
+    """The table's entries by player name (an older file's single entry: under ``""``)."""
+    got = data.get(key)
+    if not isinstance(got, dict):
+        return {}
+    if isinstance(got.get("token"), str):  # an older frapnet's file: the entry itself, no player name
+        return {"": got}
+    return {k: v for k, v in got.items() if isinstance(k, str) and isinstance(v, dict)}
+
+
+def load_token(host: str, port: int, table: str | None = None, path: Path | None = None, *,
+               player: str = "") -> str | None:
+    """The seat token saved for ``player`` (the name joined under) at this table, else the one
+    saved there without a name; None when there is none (no file, no entry, unreadable file)."""
+    entries = _players(_load(path or tokens_path()), table_key(host, port, table))
+    for who in dict.fromkeys((player, "")):
+        tok = entries.get(who, {}).get("token")
+        if isinstance(tok, str) and tok:
+            return tok
+    return None
 
 
 def save_token(host: str, port: int, token: str, table: str | None = None, *, name: str = "",
-               seat: int | None = None, path: Path | None = None) -> None:
-    """Remember ``token`` for this table (``name``: the table's name, for a reader of the file)."""
+               seat: int | None = None, path: Path | None = None, player: str = "") -> None:
+    """Remember ``token`` for ``player`` (the name joined under) at this table (``name``: the
+    table's name, for a reader of the file)."""
     p = path or tokens_path()
     data = _load(p)
-    data[table_key(host, port, table)] = {"token": token, "table": name, "seat": seat, "saved": int(time.time())}
-    if len(data) > MAX_ENTRIES:
-        old = sorted(data, key=lambda k: data[k].get("saved", 0) if isinstance(data[k], dict) else 0)
-        for k in old[:len(data) - MAX_ENTRIES]:
+    key = table_key(host, port, table)
+    entries = _players(data, key)
+    entries.pop("", None)  # a nameless (older) entry for this table is replaced by a named one
+    entries[player] = {"token": token, "table": name, "seat": seat, "saved": int(time.time())}
+    data[key] = entries
+    every = [(e.get("saved", 0) if isinstance(e.get("saved", 0), (int, float)) else 0, k, who)
+             for k in list(data) for who, e in _players(data, k).items()]
+    for _, k, who in sorted(every)[:max(0, len(every) - MAX_ENTRIES)]:
+        left = _players(data, k)
+        left.pop(who, None)
+        if left:
+            data[k] = left
+        else:
             del data[k]
     _store(p, data)
 
 
-def forget_token(host: str, port: int, table: str | None = None, path: Path | None = None) -> None:
-    """Drop the saved token for this table (the seat was given up, or the host refused it)."""
+def forget_token(host: str, port: int, table: str | None = None, path: Path | None = None, *,
+                 player: str = "") -> None:
+    """Drop ``player``'s saved token for this table, and one saved there without a name (the seat
+    was given up, or the host refused the token)."""
     p = path or tokens_path()
     data = _load(p)
-    if data.pop(table_key(host, port, table), None) is not None:
-        _store(p, data)
+    key = table_key(host, port, table)
+    entries = _players(data, key)
+    if not any(who in entries for who in (player, "")):
+        return
+    for who in (player, ""):
+        entries.pop(who, None)
+    if entries:
+        data[key] = entries
+    else:
+        data.pop(key, None)
+    _store(p, data)
 
 
 def keeps_seat(closing: dict) -> bool:
