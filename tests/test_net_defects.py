@@ -222,6 +222,27 @@ def test_two_players_cannot_sit_under_one_name():
     assert table.names[:3] == names[:3]
 
 
+@pytest.mark.parametrize("lookalike", ["\u041elga", "Olg\u0430", "Ol\u0261a", "O\u0336lga", "OIga", "Olga\u3164",
+                                       "\u039f\u217cga"])
+def test_a_name_that_prints_like_a_seated_players_is_numbered(lookalike):
+    """One name per table (issue #9) also for names that print alike: a Cyrillic О or а, a
+    script ɡ, a combining overlay, a capital I for l, a trailing Hangul filler (it prints as
+    nothing) — the second player is seated as "<name> 2", spelled as typed."""
+    table, factory, clock = make(players=4)
+    Conn(factory).hello("Olga")
+    Conn(factory).hello(lookalike)
+    assert table.names[:2] == ["Olga", lookalike.replace("\u3164", "") + " 2"], table.names
+
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\u115f\u1160", " \uffa0 "])
+def test_a_name_that_prints_as_nothing_is_bad_name(blank):
+    table, factory, clock = make(players=4)
+    c = Conn(factory)
+    got = c.hello(blank)
+    assert [m["code"] for m in got if m["type"] == "error"] == ["bad_name"], got
+    assert table.names == ["", "", "", ""]  # nobody was seated
+
+
 def test_a_spectator_cannot_chat_under_a_seated_players_name():
     table, factory, clock = make(players=2)
     a = Conn(factory)

@@ -83,13 +83,19 @@ def error_message(code: str, message: str, rule: str | None = None) -> dict:
     return {"type": "error", "code": code, "message": message, "rule": rule}
 
 
+BLANKS = "\u115f\u1160\u3164\uffa0\u2800"
+"""Letters that print as nothing (the Hangul fillers, the blank Braille pattern): cleaned as a
+space, so a name of them alone is empty (``bad_name``) and ``"Olga\u3164"`` is ``"Olga"``."""
+
+
 def clean_text(text: str, limit: int) -> str:
     """``text`` with control and format characters (terminal escapes, bidi overrides) removed,
-    whitespace runs of newlines/tabs turned into spaces, cut to ``limit`` characters."""
+    whitespace runs of newlines/tabs (and the :data:`BLANKS`) turned into spaces, cut to
+    ``limit`` characters."""
     out = []
     for ch in text:
         cat = unicodedata.category(ch)
-        if ch in "\t\n\r\x0b\x0c":
+        if ch in "\t\n\r\x0b\x0c" or ch in BLANKS:
             out.append(" ")
         elif cat[0] == "C":  # Cc control, Cf format (bidi), Cs, Co, Cn
             continue
@@ -102,7 +108,7 @@ def clean_name(raw: str) -> str:
     """The one rule for player names (docs/protocol.md, ``hello``; issue #9): the name the host
     seats ``raw`` under and sends to everyone — control and format characters removed (terminal
     escapes lose their ESC, bidi overrides and zero-width characters go), every run of white
-    space (tabs, newlines, U+2028, no-break spaces…) one space, no space at either end, cut to
+    space (tabs, newlines, U+2028, no-break spaces…, the :data:`BLANKS`) one space, no space at either end, cut to
     :data:`MAX_NAME` characters. ``""`` if nothing is left (the host refuses it: ``bad_name``).
     Clients show the name they are sent as plain text; applied twice it changes nothing."""
     return _squeezed(raw)[:MAX_NAME].rstrip()
@@ -191,7 +197,7 @@ def check_client_message(msg: dict) -> dict:
         version = _field(msg, "protocol", (str,), required=True, max_len=16)
         clean = clean_name(_field(msg, "name", (str,), required=True, max_len=MAX_NAME_SENT))  # "bot  1": "bot 1"
         if not clean:
-            raise ProtocolError("bad_name", "the player name is empty (after removing control characters)",
+            raise ProtocolError("bad_name", "the player name is empty (after removing control and blank characters)",
                                 fatal=True)
         big = too_large(msg.get("seat"), MAX_ARG_DIGITS)
         if big:  # a seat that does not exist: closed, as below
@@ -271,10 +277,26 @@ def _check_argument(arg: Any) -> None:
             raise ProtocolError("bad_message", f"act: an argument: {big}")
 
 
+_LOOKALIKE = str.maketrans({
+    # Cyrillic and Greek letters (case-folded) that print as a Latin one, and Latin ones that
+    # print alike in most fonts (l and capital I, 0 and O, script g, dotless i)
+    "а": "a", "в": "b", "е": "e", "з": "3", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h",
+    "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m", "ν": "n", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "y", "χ": "x",
+    "l": "i", "ı": "i", "ɩ": "i", "0": "o", "ɡ": "g", "ɑ": "a", "ʏ": "y",
+})
+
+
 def name_key(name: str) -> str:
-    """How two player names are compared: NFKC-normalised, case-folded, spaces collapsed
-    (``"Olga"``, ``"olga"``, ``"ＯＬＧＡ"`` and ``"Olga "`` are one name)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """How two player names are compared (:func:`distinct_name`): NFKC-normalised, case-folded,
+    accents and other combining marks dropped, letters that print alike made one (Cyrillic or
+    Greek О and Latin O, l and I, 0 and O), spaces collapsed — ``"Olga"``, ``"olga"``,
+    ``"ＯＬＧＡ"``, ``"Olga "``, ``"Оlga"`` (Cyrillic О), ``"O\u0336lga"`` and ``"OIga"`` are one
+    name. Only for comparing: a player is seated and shown under the name as cleaned."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    bare = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return " ".join(bare.translate(_LOOKALIKE).split())
 
 
 def distinct_name(name: str, taken: Any) -> str:
