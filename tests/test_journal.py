@@ -457,3 +457,58 @@ def test_stats_and_export_list_escape_names_read_from_the_journal_issue_9(tmp_pa
     out = _run(export_cmd, capsys, db=db, list=True, match=None, output=None)
     assert out == (r"1	2026-12-01\x1b[31m	T\x1b]0;x\x07\tfake	frap	1 deal(s)	finished	"
                    + HOSTILE_SHOWN + ", P1, P2, P3\n")
+
+
+def test_hand_edited_seat_rows_and_owner_are_read_as_damage_never_a_traceback_issue_9(tmp_path):
+    """Issue #9 hostile input (a hand-edited journal): an ``owner_pid`` that is text made the same
+    `frapnet host` command end in a TypeError (os.kill); seat rows renumbered or deleted gave
+    their names and tokens to the wrong seats on resume (a returning player's token opened another
+    player's seat); a seat name stored as a BLOB made `frapnet stats` end in a TypeError. Now: a
+    pid that is no process id is no live owner; each row goes to the seat it names (others are
+    dropped, their seat free); a name that is not text is no name."""
+    table, factory, clock, db = journaled(tmp_path, players=4)
+    conns = seat_all(factory)
+    play_random(table, conns, clock, random.Random(4), 40, until=lambda: table.state.deal_no >= 1)
+    table.finish("host stopping")  # unfinished: the same command resumes it
+    mid = table.journal.id
+    want = [(s.name, s.token) for s in table.seats]
+    assert [n for n, _ in want] == ["P0", "P1", "P2", "P3"] and all(t and len(t) >= 16 for _, t in want)
+    key = journalmod.resume_key("T", "frap", 4, dict(table.state.options), ())
+    with db.db:
+        db.db.execute("UPDATE matches SET owner_pid = 'me'")
+        db.db.execute("UPDATE seats SET seat = 99 WHERE seat = 0")  # seat 0's row names no seat of 4
+        db.db.execute("DELETE FROM seats WHERE seat = 2")
+        db.db.execute("UPDATE seats SET name = x'ff00' WHERE seat = 3")
+    assert db.unfinished(key) == [mid]
+    for pid in ("12", 3.5, -1, 2 ** 40, b"1"):
+        assert journalmod.alive(pid) is False, pid
+    assert journalmod.alive(os.getpid()) is True
+    saved = db.open_match(mid).saved_seats(4)
+    assert saved == [("", None, False), ("P1", want[1][1], False), ("", None, False), ("", want[3][1], False)]
+    assert [(s["seat"], s["name"]) for s in db.seats(mid)] == [(0, ""), (1, "P1"), (2, ""), (3, "")]
+    assert db.matches()[-1]["names"] == ["", "P1", "", ""]
+    got = stats.player_stats(db)
+    assert [p["name"] for p in got["players"]] == ["P1"] and got["skipped"] == []
+
+
+def test_a_journal_on_a_read_only_file_system_is_said_so(tmp_path):
+    """Issue #9 attack: a valid journal on a read-only mount was called "not a frapnet journal
+    (unable to open database file)". Now the one line says it cannot be written. The mount is
+    made read-only in a private mount namespace (``unshare -m``; skipped where that is refused)."""
+    import shutil
+    import subprocess
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    Journal(str(ro / "j.sqlite3")).close()
+    if shutil.which("unshare") is None:
+        pytest.skip("unshare (util-linux) is not installed")
+    script = (f"mount --bind {ro} {ro} && mount -o remount,bind,ro {ro} && "
+              f"exec {sys.executable} -m frapnet host --port 0 --bind 127.0.0.1 --no-announce --bots 4 --deals 1 "
+              f"--db {ro / 'j.sqlite3'}")
+    p = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    if "mount" in p.stderr and p.returncode != 2 or "unshare:" in p.stderr:
+        pytest.skip(f"no private read-only mount here: {p.stderr.strip()[:200]}")
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    assert f"{ro / 'j.sqlite3'}: cannot be written — a read-only file, folder or file system" in p.stderr, p.stderr
+    assert "not a frapnet journal" not in p.stderr

@@ -18,7 +18,7 @@ def run(args) -> int:
 
     from frapnet import record
     from frapnet.commands._journal import open_checked
-    from frapnet.net.journal import write_atomically
+    from frapnet.net.atomic import write_atomically
     from frapnet.errors import shown
     from frapnet.stats import for_terminal as safe
 

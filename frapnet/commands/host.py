@@ -115,7 +115,7 @@ def check_arguments(args) -> str | None:
             return f"--record {args.record}: is a directory, not a file"
         if not os.path.isdir(folder):
             return f"--record {args.record}: no folder {folder}"
-        probe = f"{path}.tmp{os.getpid()}"  # the name journal.write_atomically uses
+        probe = f"{path}.tmp{os.getpid()}"  # the name atomic.write_atomically uses
         try:
             with open(probe, "w", encoding="utf-8"):
                 pass

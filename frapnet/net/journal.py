@@ -24,14 +24,12 @@ JSON text.
   stores nothing.
 
 A record file is written beside itself as ``FILE.tmpPID`` and renamed over ``FILE`` (after
-an fsync); a temporary file left by a process that died is removed the next time that record
-is written.
+an fsync; :mod:`frapnet.net.atomic`); a temporary file left by a process that died is removed
+the next time that record is written.
 """
 from __future__ import annotations
 
-import contextlib
 import datetime
-import glob
 import json
 import os
 import sqlite3
@@ -40,6 +38,7 @@ from typing import Iterable
 from twisted.logger import Logger
 
 from frapnet import engine, paths, record
+from frapnet.net.atomic import alive, write_atomically
 from frapnet.net.protocol import MAX_TOKEN, clean_name
 
 log = Logger(namespace="frapnet.host")
@@ -113,6 +112,17 @@ def default_path() -> str:
     return str(paths.ensure_dir(paths.data_dir()) / JOURNAL_NAME)
 
 
+def _writable(path: str) -> bool:
+    """Can this process write ``path`` and create files beside it (``-wal``, ``-shm``)?"""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not (os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)):
+        return False
+    try:
+        return not os.statvfs(folder).f_flag & os.ST_RDONLY
+    except OSError:
+        return True
+
+
 class JournalError(Exception):
     """The journal file cannot be opened or is not a frapnet journal (the message says why)."""
 
@@ -125,40 +135,6 @@ def resume_key(name: str, game: str, players: int, options: dict, house_rules: I
 
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-
-
-def _alive(pid: int | None) -> bool:
-    """True if process ``pid`` exists (it may be this one)."""
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except PermissionError:  # someone else's process
-        return True
-    except OSError:  # ProcessLookupError: none
-        return False
-    return True
-
-
-def write_atomically(path: str, text: str, private: bool = False) -> None:
-    """``text`` into ``path`` via ``path.tmpPID``: written, fsync'd, renamed over ``path`` (mode 0600
-    if ``private``); temporaries of dead processes beside it are removed first."""
-    for stale in glob.glob(glob.escape(path) + ".tmp*"):
-        pid = stale[len(path) + 4:]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            with contextlib.suppress(OSError):
-                os.remove(stale)
-    tmp, mode = f"{path}.tmp{os.getpid()}", 0o600 if private else 0o666
-    try:
-        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode), "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise
 
 
 class NullJournal:
@@ -272,6 +248,10 @@ class Journal:
             self.close()
             if "locked" in str(exc) or "busy" in str(exc):
                 raise JournalError(f"{self.path}: the journal is locked by another process ({exc})") from None
+            if "readonly" in str(exc) or "unable to open" in str(exc):
+                if not _writable(self.path):
+                    raise JournalError(f"{self.path}: cannot be written — a read-only file, folder or file system (a "
+                                       f"journal writes FILE-wal and FILE-shm beside itself; {exc})") from None
             raise JournalError(f"{self.path}: not a frapnet journal ({exc})") from None
         except JournalError:
             self.close()
@@ -300,7 +280,7 @@ class Journal:
         live host process is playing (its ``owner_pid`` is NULL or names a dead process)."""
         rows = self.db.execute("SELECT id, owner_pid FROM matches WHERE resume_key = ? AND finished_at IS NULL "
                                "ORDER BY id", (key,)).fetchall()
-        return [mid for mid, pid in rows if not _alive(pid)]
+        return [mid for mid, pid in rows if not alive(pid)]
 
     def new_match(self, name: str, state: engine.State, record_path: str | None = None,
                   series: int = 1) -> "MatchJournal":
@@ -386,9 +366,21 @@ class Journal:
                 "house_rules": record.stored_json(house_rules, match_id, "house rules"), "deals": deals}
 
     def seats(self, match_id: int) -> list[dict]:
-        """Per seat of match ``match_id``: ``{"seat", "name", "token", "bot"}`` (seat order)."""
-        return [{"seat": s, "name": n, "token": t, "bot": b == 1} for s, n, t, b in self.db.execute(
-            "SELECT seat, name, token, bot FROM seats WHERE match = ? ORDER BY seat", (match_id,))]
+        """Per seat 0…n−1 of match ``match_id`` (n: its ``players``): ``{"seat", "name", "token",
+        "bot"}``, each row at the seat its ``seat`` column names — an edited journal's row for no
+        seat of the match, or a second row for one, is dropped; a seat without a row, or a name
+        stored as anything but text (a BLOB, a number), has the name ``""`` (token None)."""
+        n = self.db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+        n = n[0] if n and type(n[0]) is int and 0 < n[0] <= 64 else 0
+        out = [{"seat": i, "name": "", "token": None, "bot": False} for i in range(n)]
+        placed = set()
+        for seat, name, token, bot in self.db.execute(
+                "SELECT seat, name, token, bot FROM seats WHERE match = ? ORDER BY rowid", (match_id,)):
+            if type(seat) is int and 0 <= seat < n and seat not in placed:
+                placed.add(seat)
+                out[seat] = {"seat": seat, "name": name if isinstance(name, str) else "", "token": token,
+                             "bot": bot == 1}
+        return out
 
     def matches(self) -> list[dict]:
         """Every stored match, oldest first: ``id``, ``table``, ``game``, ``players``,
@@ -489,11 +481,8 @@ class MatchJournal(RecordFile):
     def saved_seats(self, n: int) -> list[tuple[str, str | None, bool]]:
         """Per seat, ``(name, token, is_bot)`` as stored — checked like client input, since a
         journal may have been edited: names cleaned as a hello's (protocol.clean_name: at most 32
-        characters), tokens 16…128-character strings (else None)."""
-        out = []
-        for info in self.journal.seats(self.id)[:n]:
-            token, name = info["token"], info["name"]
-            ok = isinstance(token, str) and 16 <= len(token) <= MAX_TOKEN
-            out.append((clean_name(name) if isinstance(name, str) else "", token if ok else None,
-                        info["bot"] is True))
-        return out
+        characters), tokens 16…128-character strings (else None); rows placed by their seat
+        number (:meth:`Journal.seats`: a seat without one gets ``("", None, False)``: free)."""
+        out = [(clean_name(i["name"]), i["token"] if isinstance(i["token"], str) and 16 <= len(i["token"]) <= MAX_TOKEN
+                else None, i["bot"] is True) for i in self.journal.seats(self.id)[:n]]
+        return out + [("", None, False)] * (n - len(out))
