@@ -118,12 +118,19 @@ def open_table(rec: dict, registry=None) -> engine.State:
         raise ReplayError("record", "house_rules must be a list of names")
     if not isinstance(rec.get("deals", []), list):
         raise ReplayError("record", "deals must be a list")
-    try:
-        return engine.new_match(game, rec.get("players"), rec.get("options") or {}, house_rules, registry)
+    options = rec.get("options")
+    if options is None:  # absent (or null): every option takes its default
+        options = {}
+    try:  # players first (F1), then the options (record-format.md's order)
+        state = engine.new_match(game, rec.get("players"), options if isinstance(options, dict) else {},
+                                 house_rules, registry)
     except PluginError as exc:
         raise ReplayError("record", str(exc)) from None
     except RuleError as exc:
         raise ReplayError(exc.rule, exc.message) from None
+    if not isinstance(options, dict):  # [], false, 0 are no table options either (never the defaults)
+        raise ReplayError("record", f"options must be a map of option names to values, not {type(options).__name__}")
+    return state
 
 
 def replay(rec: dict, registry=None, before_deal=None) -> tuple[engine.State, dict]:

@@ -67,6 +67,12 @@ def test_bad_json_is_record_error(text):
     ({"options": {"graded_remise": 1}}, "record"),
     ({"options": {"colour": "red"}}, "record"),
     ({"players": 13, "options": {"ante": 30}}, "F1"),  # players checked first
+    ({"options": None}, None),  # null: as absent, every option its default
+    ({"options": []}, "record"),  # a falsy non-map replayed silently with the defaults (issue #9 attack)
+    ({"options": False}, "record"),
+    ({"options": 0}, "record"),
+    ({"options": "ante=200"}, "record"),
+    ({"players": 13, "options": []}, "F1"),
 ])
 def test_head_errors(changes, rule):
     rec = worked(**changes)
