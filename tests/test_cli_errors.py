@@ -50,6 +50,8 @@ def test_play_says_needs_a_terminal_only_when_the_arguments_are_fine():
     (["--bot-delay", "-1"], "frapnet host: --bot-delay must be a finite number of seconds ≥ 0, not -1.0"),
     (["--deals", "0"], "frapnet host: --deals must be at least 1, not 0"),
     (["--option", "deck=33"], "frapnet host: rule F2: "),
+    (["--option", "ante=100", "--option", "ante=200"],  # was: the last one, silently (issue #9 attack)
+     "frapnet host: --option 'ante': given twice; give each option once\n"),
 ])
 def test_host_usage_errors_exit_2_without_rule_record(args, message):
     p = frapnet("host", "--no-announce", "--bind", "127.0.0.1", "--port", "0", *args)
@@ -113,6 +115,9 @@ SUITE_CONFIG = ENV.get("FRAPNET_CONFIG")  # the suite's config file (tests/suite
      "frapnet play: --web: нужен HTTP-порт 0…65535 (0 — любой свободный), а не 70000\n"),
     (["play", "--lang", "ru", "--option", "ante"], "frapnet play: --option 'ante': нужно КЛЮЧ=ЗНАЧЕНИЕ (настройки из "
                                                   f"{SUITE_CONFIG}: level)\n"),
+    (["play", "--lang", "ru", "--option", "ante=100", "--option", "ante=200"],
+     "frapnet play: --option 'ante': указан дважды; каждый параметр указывается один раз (настройки из "
+     f"{SUITE_CONFIG}: level)\n"),
     (["play", "--lang", "ru"], "frapnet play: нужен терминал (стандартные ввод и вывод должны быть терминалом, а не "
                                "файлом или каналом)\n"),
     (["join", "127.0.0.1:9", "--lang", "ru"], "frapnet join: нужен терминал (стандартные ввод и вывод должны быть "

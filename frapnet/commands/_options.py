@@ -13,7 +13,7 @@ from frapnet.errors import shown
 
 def parse_options(items: list[str]) -> dict:
     """``["ante=200", "cut_in=false"]`` → ``{"ante": 200, "cut_in": False}`` (JSON if possible).
-    Raises ValueError for an item without ``=`` or a key, a JSON value nested too deeply for the
+    Raises ValueError for an item without ``=`` or a key, a key given twice, a JSON value nested too deeply for the
     parser, or a whole number of more than :data:`frapnet.errors.MAX_INT_DIGITS` digits (one that
     long is refused unparsed)."""
     from frapnet.errors import MAX_INT_DIGITS, too_large
@@ -23,6 +23,8 @@ def parse_options(items: list[str]) -> dict:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--option {shown(item)}: expected KEY=VALUE")
+        if key.strip() in out:  # as a house rule named twice: never silently the last one
+            raise ValueError(f"--option {shown(key.strip())}: given twice; give each option once")
         n = len(value.strip().lstrip("-"))
         if n > MAX_INT_DIGITS and _INT_LITERAL.fullmatch(value.strip()):  # not parsed: quadratic in its length
             raise ValueError(f"--option {key.strip()}: integer too large: {n} digits (limit {MAX_INT_DIGITS})")

@@ -39,6 +39,7 @@ MISTAKES = Phrases((
     "--web must be an HTTP port 0…65535 (0: any free port), not {port}",
     "cannot listen on 127.0.0.1:{port} for --web: {why}",
     "--option {item}: expected KEY=VALUE",
+    "--option {item}: given twice; give each option once",
 ))
 """The templates of the mistakes the two commands print (the gettext msgids)."""
 
