@@ -191,10 +191,18 @@ def load(path: Path | None = None) -> Config:
 
 def check_options(cfg: Config, game: str, players: int, registry) -> None:
     """Check the file's ``[options.GAME]`` for a table of ``game`` with ``players`` seats (the
-    game's own rules: F2, F5…). Raises ConfigError naming ``options.GAME`` and the rule."""
+    game's own rules: F2, F5…), and that every ``[options.X]`` names an installed game (a typo,
+    ``[options.frapp]``, would otherwise never apply). Raises ConfigError naming
+    ``options.GAME`` and the rule, or ``options.X`` and the installed games."""
     from frapnet import engine
     from frapnet.errors import RuleError
 
+    installed = getattr(registry, "games", None)
+    if cfg.path is not None and installed is not None:
+        for other in cfg.options:
+            if other not in installed:
+                raise ConfigError(cfg.path, f"options.{other}", f"no game {other!r} is installed (installed: "
+                                  f"{', '.join(sorted(installed)) or 'none'})")
     opts = cfg.options_for(game)
     if not opts or cfg.path is None:
         return

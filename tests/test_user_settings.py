@@ -97,6 +97,22 @@ def test_table_options_are_checked_by_the_game_naming_the_rule(cfg_home):
     assert str(e.value).startswith(f"{cfg_home}: options.frap: rule F5: option 'ante' = 7")
 
 
+def test_table_options_for_a_game_that_is_not_installed_are_refused(cfg_home):
+    """Issue #9 attack: ``[options.nosuch]`` (a typo of a game's name) was accepted and never
+    applied; now it is named, with the installed games — for any table the file opens."""
+    cfg_home.write_text("[options.frap]\nante = 200\n[options.frapp]\nante = 400\n")
+    c = config.load()
+    with pytest.raises(config.ConfigError) as e:
+        config.check_options(c, "frap", 4, load_registry(entry_points=False))  # Frap alone installed
+    assert str(e.value) == f"{cfg_home}: options.frapp: no game 'frapp' is installed (installed: frap)"
+    env = dict(os.environ, FRAPNET_CONFIG=str(cfg_home), FRAPNET_PLUGINS_DIR="")
+    p = run_cmd(["host", "--no-announce", "--bind", "127.0.0.1", "--port", "0", "--game", "napoleon",
+                 "--players", "4"], env)
+    assert p.returncode == 2 and p.stderr.startswith(
+        f"frapnet host: bad config file {cfg_home}: options.frapp: no game 'frapp' is installed (installed: "), p.stderr
+    assert "frap, " in p.stderr and "napoleon" in p.stderr
+
+
 def run_cmd(args, env, stdin=None, timeout=60):
     return subprocess.run([*FRAPNET, *args], capture_output=True, text=True, env=env, input=stdin, timeout=timeout)
 
