@@ -352,7 +352,7 @@ class HostFactory(tprotocol.ServerFactory):
         """Why a password from ``host`` under ``name`` for ``table`` is not checked now, or None
         (it is checked): the address and name, or the table, had too many wrong ones lately."""
         if len(self._recent(self._password_failures, (host, name_key(name)))) >= self.password_tries:
-            return (f"more than {self.password_tries} wrong passwords from this address under this name; "
+            return (f"{self.password_tries} wrong passwords from this address under this name in the last minute; "
                     "try again in a minute")
         times = self._recent(self._table_failures, table.name)
         if len(times) >= self.table_password_tries:
