@@ -288,6 +288,12 @@ UPGRADE = (b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://127.0.0.
     ((b"Upgrade: websocket", b"Upgrade: h2c"), 400, b"no 'Upgrade: websocket'"),
     ((b"Version: 13", b"Version: 8"), 426, b"Sec-WebSocket-Version 13 only"),
     ((b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", b""), 400, b"no Sec-WebSocket-Key"),
+    # a key that is not 16 bytes in base64 was upgraded (issue #9 attack); RFC 6455 section 4.1
+    ((b"dGhlIHNhbXBsZSBub25jZQ==", b"not-base64!!"), 400, b"Sec-WebSocket-Key: not one base64 value of 16 bytes"),
+    ((b"dGhlIHNhbXBsZSBub25jZQ==", b""), 400, b"Sec-WebSocket-Key: not one base64 value of 16 bytes"),
+    ((b"dGhlIHNhbXBsZSBub25jZQ==", b"dGhlIHNhbXBsZQ=="), 400, b"Sec-WebSocket-Key: not one base64 value of 16 bytes"),
+    ((b"Version: 13\r\n", b"Version: 13\r\nSec-WebSocket-Key: AAAAAAAAAAAAAAAAAAAAAA==\r\n"), 400,
+     b"Sec-WebSocket-Key: not one base64 value of 16 bytes"),
 ])
 def test_a_bad_websocket_upgrade_is_refused_naming_the_header_issue_9(change, status, why):
     """Issue #9 hostile input (WebSocket): a non-ASCII byte in the upgrade's Connection,

@@ -85,9 +85,23 @@ def upgrade_problem(request) -> tuple[int, str] | None:
         return 400, "no 'Upgrade: websocket' header (this address is the table's WebSocket)"
     if (headers.getRawHeaders(b"sec-websocket-version") or [b""])[-1].strip() != b"13":
         return 426, "Sec-WebSocket-Version 13 only (RFC 6455)"
-    if not headers.getRawHeaders(b"sec-websocket-key"):
+    keys = headers.getRawHeaders(b"sec-websocket-key") or []
+    if not keys:
         return 400, "no Sec-WebSocket-Key header"
+    if len(keys) > 1 or not _is_key(keys[0].strip()):
+        return 400, "Sec-WebSocket-Key: not one base64 value of 16 bytes (RFC 6455 section 4.1)"
     return None
+
+
+def _is_key(value: bytes) -> bool:
+    """Is ``value`` 16 bytes in base64 (24 characters, RFC 6455's Sec-WebSocket-Key)?"""
+    import base64
+    import binascii
+
+    try:
+        return len(value) == 24 and len(base64.b64decode(value, validate=True)) == 16
+    except (binascii.Error, ValueError):
+        return False
 
 
 _HEADER_TITLE = {b"connection": "Connection", b"upgrade": "Upgrade", b"sec-websocket-key": "Sec-WebSocket-Key",
