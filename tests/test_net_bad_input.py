@@ -120,6 +120,10 @@ def _host_args(*argv):
     (["--name", "a\x1b[2Jb"], "control characters"),
     (["--name", "ж" * 32], "1…63 bytes"),
     (["--name", " "], "1…63 bytes"),
+    (["--name", "\u3164"], "1…63 bytes of UTF-8, with a printable character"),  # prints as nothing
+    (["--name", "Friday\u2028night"], "line breaks are not allowed"),
+    (["--name", " Friday"], "no space at either end"),
+    (["--name", "Friday\u3164"], "no space at either end"),
     (["--record", "/"], "is a directory"),
     (["--record", "/nonexistent-dir/r.json"], "no folder"),
 ])

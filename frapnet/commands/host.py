@@ -97,10 +97,15 @@ def check_arguments(args) -> str | None:
         if not math.isfinite(value) or value < 0:
             return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
     if args.name is not None:
-        if any(unicodedata.category(ch)[0] == "C" for ch in args.name):
-            return f"--name {args.name!r}: control characters are not allowed in a table name"
-        if not args.name.strip() or len(args.name.encode("utf-8")) > 63:
-            return f"--name {args.name!r}: a table name is 1…63 bytes of UTF-8"
+        from frapnet.net.protocol import BLANKS
+
+        if any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in args.name):
+            return f"--name {args.name!r}: control characters and line breaks are not allowed in a table name"
+        seen = "".join(" " if ch in BLANKS else ch for ch in args.name)
+        if not seen.strip() or len(args.name.encode("utf-8")) > 63:
+            return f"--name {args.name!r}: a table name is 1…63 bytes of UTF-8, with a printable character"
+        if seen != seen.strip():
+            return f"--name {args.name!r}: a table name has no space at either end"
     db = getattr(args, "db", None)
     if db:
         folder = os.path.dirname(os.path.abspath(db))
