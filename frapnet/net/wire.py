@@ -165,6 +165,9 @@ def _why(exc: Exception) -> str:
                 else f"a {what} longer than the limit of {limit}"
     if "incomplete input" in text:
         return "the message ends too early (truncated)"
+    if "not allowed for map key" in text:  # msgpack: "int is not allowed for map key when strict_map_key=True"
+        kind = text.split(" is not allowed", 1)[0].strip()
+        return f"a map key that is not a str (or bin), but {kind[:20]}"
     if isinstance(exc, (msgpack.FormatError, msgpack.OutOfData)) or not text:
         return "not valid msgpack (a truncated or unknown encoding)"
     return text[:200]
