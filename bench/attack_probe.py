@@ -623,6 +623,485 @@ def p_reconnect_loop() -> None:
     c.close()
 
 
+# --- the WebSocket (browser) path ------------------------------------------------------------------
+
+def ws_frame(opcode: int, payload: bytes, fin: bool = True, mask: bool = True, rsv: int = 0,
+             length: int | None = None) -> bytes:
+    """One client WebSocket frame; ``length`` overrides the length field (a lie)."""
+    n = len(payload) if length is None else length
+    b0 = (0x80 if fin else 0) | (rsv << 4) | opcode
+    if n < 126:
+        head = bytes([b0, (0x80 if mask else 0) | n])
+    elif n < 1 << 16:
+        head = bytes([b0, (0x80 if mask else 0) | 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([b0, (0x80 if mask else 0) | 127]) + n.to_bytes(8, "big")
+    if not mask:
+        return head + payload
+    key = os.urandom(4)
+    return head + key + bytes(c ^ key[i % 4] for i, c in enumerate(payload))
+
+
+class WS:
+    """A raw WebSocket client (no library: it can send anything)."""
+
+    def __init__(self, origin: str | None = "default", host: str | None = "default", extra: bytes = b"",
+                 key: bytes | None = None, src: str | None = None) -> None:
+        self.s = socket.create_connection((HOST, WEB), timeout=5, source_address=(src, 0) if src else None)
+        origin = f"http://{HOST}:{WEB}" if origin == "default" else origin
+        host = f"{HOST}:{WEB}" if host == "default" else host
+        key = key if key is not None else base64.b64encode(os.urandom(16))
+        req = b"GET /ws HTTP/1.1\r\n"
+        if host is not None:
+            req += b"Host: " + host.encode("latin-1") + b"\r\n"
+        if origin is not None:
+            req += b"Origin: " + origin.encode("latin-1") + b"\r\n"
+        req += (b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                b"Sec-WebSocket-Key: " + key + b"\r\n" + extra + b"\r\n")
+        self.s.sendall(req)
+        self.buf = b""
+        self.status = None
+        self.eof = False
+        self.close_code = None
+        self._read_head()
+
+    def _read_head(self) -> None:
+        end = time.time() + 3
+        while b"\r\n\r\n" not in self.buf and time.time() < end:
+            try:
+                d = self.s.recv(65536)
+            except socket.timeout:
+                break
+            if not d:
+                self.eof = True
+                break
+            self.buf += d
+        head, _, self.buf = self.buf.partition(b"\r\n\r\n")
+        self.head = head.decode("latin-1")
+        self.status = int(self.head.split(" ")[1]) if self.head.startswith("HTTP/") else None
+        if self.status != 101:
+            self.body = self.buf
+            try:
+                self.s.settimeout(0.5)
+                self.body += self.s.recv(65536)
+            except OSError:
+                pass
+
+    def send(self, msg) -> None:
+        self.s.sendall(ws_frame(2, pack(msg)))
+
+    def raw(self, data: bytes) -> None:
+        self.s.sendall(data)
+
+    def recv(self, timeout: float = 1.0) -> list:
+        out = []
+        end = time.time() + timeout
+        first = True
+        while time.time() < end and not self.eof:
+            if not first:
+                self.s.settimeout(max(0.01, end - time.time()))
+                try:
+                    d = self.s.recv(1 << 20)
+                except socket.timeout:
+                    break
+                except ConnectionResetError:
+                    self.eof = "reset"
+                    break
+                if not d:
+                    self.eof = True
+                    break
+                self.buf += d
+            first = False
+            while len(self.buf) >= 2:
+                op, n = self.buf[0] & 0x0F, self.buf[1] & 0x7F
+                pos = 2
+                if n == 126:
+                    if len(self.buf) < 4:
+                        break
+                    n, pos = int.from_bytes(self.buf[2:4], "big"), 4
+                elif n == 127:
+                    if len(self.buf) < 10:
+                        break
+                    n, pos = int.from_bytes(self.buf[2:10], "big"), 10
+                if len(self.buf) < pos + n:
+                    break
+                payload, self.buf = self.buf[pos:pos + n], self.buf[pos + n:]
+                if op == 2:
+                    out.append(msgpack.unpackb(payload, raw=False, strict_map_key=False,
+                                               ext_hook=lambda c, d: ("ext", c, d)))
+                elif op == 8:
+                    self.close_code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
+                    out.append({"type": "<ws close>", "code": self.close_code, "reason": payload[2:].decode("utf-8", "replace")})
+                elif op == 9:
+                    out.append({"type": "<ws ping>"})
+                elif op == 1:
+                    out.append({"type": "<ws text>", "text": payload[:100]})
+        return out
+
+    def close(self) -> None:
+        try:
+            self.s.close()
+        except OSError:
+            pass
+
+
+def wshow(title, msgs, w) -> None:
+    print(f"  {title}: {[(m.get('type'), m.get('code')) for m in msgs][:6]} {errors(msgs)} eof={w.eof}")
+
+
+def p_web_origin() -> None:
+    """The upgrade's Origin/Host check and malformed upgrade headers."""
+    me = f"{HOST}:{WEB}"
+    cases = [
+        ("no Origin", None, "default", b""),
+        ("Origin null", "null", "default", b""),
+        ("other site", "http://evil.example", "default", b""),
+        ("other port", f"http://{HOST}:1", "default", b""),
+        ("rebinding name", "http://evil.example:%d" % WEB, "evil.example:%d" % WEB, b""),
+        ("no Host", f"http://{me}", None, b""),
+        ("file origin", "file://", "default", b""),
+        ("ws scheme", f"ws://{me}", "default", b""),
+        ("https same", f"https://{me}", "default", b""),
+        ("upper case", f"HTTP://{me.upper()}", "default", b""),
+        ("localhost.", f"http://localhost.:{WEB}", f"localhost.:{WEB}", b""),
+        ("127.1 short", f"http://127.1:{WEB}", f"127.1:{WEB}", b""),
+        ("userinfo", f"http://a@{me}", f"a@{me}", b""),
+        ("ok", f"http://{me}", "default", b""),
+        ("bad key", f"http://{me}", "default", b"", b"not-base64!!"),
+        ("empty key", f"http://{me}", "default", b"", b""),
+        ("non-ascii protocol", f"http://{me}", "default", b"Sec-WebSocket-Protocol: \xff\xfe\r\n"),
+        ("extension deflate", f"http://{me}", "default", b"Sec-WebSocket-Extensions: permessage-deflate\r\n"),
+        ("bogus extension", f"http://{me}", "default", b"Sec-WebSocket-Extensions: x-evil; a=\"\r\n"),
+        ("protocol list", f"http://{me}", "default", b"Sec-WebSocket-Protocol: a, b, \"c\r\n"),
+        ("non-ascii origin", "http://\xe9vil", "default", b""),
+        ("second Origin", f"http://{me}", "default", b"Origin: http://evil.example\r\n"),
+        ("second Host", f"http://evil.example:{WEB}", "default", f"Host: evil.example:{WEB}\r\n".encode()),
+    ]
+    for case in cases:
+        title, origin, host, extra = case[:4]
+        key = case[4] if len(case) > 4 else None
+        w = WS(origin, host, extra, key)
+        first = w.head.splitlines()[0] if w.head else "(nothing)"
+        body = getattr(w, "body", b"")[:120]
+        print(f"  {title:20}: {first} {body!r}")
+        w.close()
+
+
+def p_web_frames() -> None:
+    """Malformed WebSocket frames, over-limit messages, fragmentation, text, control-frame abuse."""
+    def fresh(joined: bool = True):
+        w = WS()
+        if w.status != 101:
+            print("  upgrade failed", w.head[:80])
+            return w
+        if joined:
+            w.send(hello("Webby", spectate=True))
+            w.recv(0.8)
+        return w
+    big = pack({"type": "chat", "text": "x"}) + b""
+    cases = {
+        "text message": lambda w: w.raw(ws_frame(1, b'{"type":"ping"}')),
+        "text invalid utf8": lambda w: w.raw(ws_frame(1, b"\xff\xfe")),
+        "unmasked binary": lambda w: w.raw(ws_frame(2, pack({"type": "ping", "id": 1}), mask=False)),
+        "rsv bits": lambda w: w.raw(ws_frame(2, pack({"type": "ping", "id": 1}), rsv=7)),
+        "opcode 3": lambda w: w.raw(ws_frame(3, b"x")),
+        "opcode 0xB": lambda w: w.raw(ws_frame(0xB, b"x")),
+        "continuation first": lambda w: w.raw(ws_frame(0, b"x")),
+        "ping 126 bytes": lambda w: w.raw(ws_frame(9, b"x" * 126)),
+        "fragmented ping": lambda w: w.raw(ws_frame(9, b"x", fin=False)),
+        "close bad code": lambda w: w.raw(ws_frame(8, (999).to_bytes(2, "big"))),
+        "close 1-byte": lambda w: w.raw(ws_frame(8, b"\x03")),
+        "close bad utf8": lambda w: w.raw(ws_frame(8, (1000).to_bytes(2, "big") + b"\xff")),
+        "length 2^63": lambda w: w.raw(ws_frame(2, b"", length=(1 << 63) - 1)),
+        "length 2^64-1 (MSB)": lambda w: w.raw(bytes([0x82, 0xFF]) + b"\xff" * 8 + b"\0\0\0\0"),
+        "binary 262145": lambda w: w.raw(ws_frame(2, b"\x81" + b"\0" * 262144)),
+        "fragments to 400 KiB": lambda w: [w.raw(ws_frame(2 if i == 0 else 0, b"\0" * 65536, fin=False))
+                                           for i in range(7)],
+        "garbage msgpack": lambda w: w.raw(ws_frame(2, b"\xc1")),
+        "trailing bytes": lambda w: w.raw(ws_frame(2, pack({"type": "ping"}) + b"\0")),
+        "empty binary": lambda w: w.raw(ws_frame(2, b"")),
+        "interleaved text in binary": lambda w: (w.raw(ws_frame(2, b"\x81", fin=False)),
+                                                 w.raw(ws_frame(1, b"x"))),
+        "ping in fragments ok": lambda w: (w.raw(ws_frame(2, pack({"type": "ping", "id": 7})[:3], fin=False)),
+                                           w.raw(ws_frame(9, b"hi")),
+                                           w.raw(ws_frame(0, pack({"type": "ping", "id": 7})[3:]))),
+        "4-byte prefix inside": lambda w: w.raw(ws_frame(2, frame(pack({"type": "ping", "id": 1})))),
+        "deep 2000": lambda w: w.raw(ws_frame(2, b"\x82\xa4type\xa4ping\xa1x" + b"\x91" * 2000 + b"\xc0")),
+        "1000 tiny fragments": lambda w: [w.raw(ws_frame(2 if i == 0 else 0, b"\x81" if i == 0 else b"", fin=False))
+                                          for i in range(1000)],
+    }
+    for name, fn in cases.items():
+        w = fresh()
+        try:
+            fn(w)
+        except OSError as exc:
+            print(f"  {name}: send failed {exc!r}")
+        r = w.recv(1.5)
+        wshow(name, r, w)
+        w.close()
+    # before hello: the same caps as TCP
+    w = fresh(False)
+    w.send({"type": "act", "action": ["pass"], "version": 1})
+    w.send({"type": "ping", "id": "x"})
+    wshow("before hello act+ping", w.recv(1), w)
+    w.close()
+    # slow: an upgraded WebSocket that never says hello must be closed after 10 s
+    w = fresh(False)
+    t0 = time.time()
+    r = []
+    while time.time() - t0 < 14 and not w.eof:
+        r += w.recv(1)
+    print(f"  silent WebSocket: {[(m.get('type'), m.get('code')) for m in r]} after {time.time() - t0:.1f}s eof={w.eof}")
+    w.close()
+
+
+def http(req: bytes, src: str | None = None, wait: float = 1.5) -> str:
+    s = socket.create_connection((HOST, WEB), timeout=wait, source_address=(src, 0) if src else None)
+    out = b""
+    try:
+        s.sendall(req)
+        while True:
+            d = s.recv(65536)
+            if not d:
+                break
+            out += d
+    except OSError as exc:
+        out += f"<{type(exc).__name__}>".encode()
+    s.close()
+    return out.decode("latin-1")
+
+
+def p_web_http() -> None:
+    """The web port's HTTP side: methods, paths, oversized and slow requests, connection caps."""
+    h = f"Host: {HOST}:{WEB}\r\n".encode()
+    for title, req in [
+        ("POST /", b"POST / HTTP/1.1\r\n" + h + b"Content-Length: 3\r\n\r\nabc"),
+        ("PUT /ws", b"PUT /ws HTTP/1.1\r\n" + h + b"\r\n"),
+        ("GET /../etc/passwd", b"GET /../../etc/passwd HTTP/1.1\r\n" + h + b"\r\n"),
+        ("GET //app.js", b"GET //app.js HTTP/1.1\r\n" + h + b"\r\n"),
+        ("GET /%61pp.js", b"GET /%61pp.js HTTP/1.1\r\n" + h + b"\r\n"),
+        ("GET /app.js?x=1", b"GET /app.js?x=1 HTTP/1.1\r\n" + h + b"\r\n"),
+        ("table.json lang", b"GET /table.json?lang=%ff%00%1b HTTP/1.1\r\n" + h + b"\r\n"),
+        ("table.json many args", b"GET /table.json?" + b"&".join(b"a%d=1" % i for i in range(3000)) +
+         b" HTTP/1.1\r\n" + h + b"\r\n"),
+        ("header 70 KiB", b"GET / HTTP/1.1\r\n" + h + b"X-Big: " + b"a" * 70000 + b"\r\n\r\n"),
+        ("request line garbage", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\0" * 50 + b"\r\n\r\n"),
+        ("HTTP/0.9", b"GET /\r\n\r\n"),
+        ("chunked GET body 100k", b"GET / HTTP/1.1\r\n" + h + b"Transfer-Encoding: chunked\r\n\r\n" +
+         b"".join(b"1000\r\n" + b"a" * 4096 + b"\r\n" for _ in range(25)) + b"0\r\n\r\n"),
+        ("content-length huge", b"GET / HTTP/1.1\r\n" + h + b"Content-Length: 99999999999999\r\n\r\nabc"),
+    ]:
+        r = http(req)
+        first = r.splitlines()[0] if r else "(closed, nothing)"
+        print(f"  {title:24}: {first[:90]} ({len(r)} bytes)")
+    # slow headers: one byte a second must be cut at 10 s
+    s = socket.create_connection((HOST, WEB), timeout=2)
+    t0 = time.time()
+    req = b"GET / HTTP/1.1\r\n" + h + b"X-Slow: " + b"a" * 40
+    closed = None
+    for i in range(len(req)):
+        try:
+            s.sendall(req[i:i + 1])
+            s.settimeout(0.8)
+            d = s.recv(4096)
+            if not d:
+                closed = time.time() - t0
+                break
+        except socket.timeout:
+            continue
+        except OSError:
+            closed = time.time() - t0
+            break
+        if time.time() - t0 > 16:
+            break
+    print(f"  slow headers: closed after {closed if closed is None else round(closed, 1)} s")
+    s.close()
+    # 40 idle HTTP connections from one address: the 33rd on should be refused
+    conns = []
+    for i in range(40):
+        conns.append(socket.create_connection((HOST, WEB), timeout=2, source_address=("127.0.5.1", 0)))
+    time.sleep(0.5)
+    refused = 0
+    for c in conns:
+        c.settimeout(0.05)
+        try:
+            if c.recv(10) == b"":
+                refused += 1
+        except socket.timeout:
+            pass
+        except OSError:
+            refused += 1
+    print(f"  40 idle HTTP connections from one address: {refused} closed at once")
+    r = http(b"GET /table.json HTTP/1.1\r\n" + h + b"\r\n", src="127.0.5.2")
+    print(f"  page from another address meanwhile: {r.splitlines()[0] if r else '(nothing)'}")
+    for c in conns:
+        c.close()
+
+
+def p_flood() -> None:
+    """Message floods: 60 and 300 pings in a burst, 30 chats in a burst; the seated player is unaffected."""
+    seat = Player("Steady")
+    for n, kind in ((60, "ping"), (300, "ping"), (30, "chat")):
+        c = Conn()
+        c.send(hello(f"Flood{n}{kind}", spectate=True))
+        c.until(lambda m: m.get("type") == "view", 3)
+        msg = {"type": "ping", "id": 1} if kind == "ping" else {"type": "chat", "text": "spam"}
+        c.raw(b"".join(frame(pack(msg)) for _ in range(n)))
+        r = c.recv(2.5)
+        got = [m.get("type") for m in r]
+        print(f"  {n} {kind}s: pong {got.count('pong')}, chat {got.count('chat')}, errors {errors(r)}, eof={c.eof}")
+        c.close()
+    seat.c.send({"type": "ping", "id": "still"})
+    r = seat.pump(1.0)
+    print(f"  seated player after the floods: {[m.get('type') for m in r if m.get('type') == 'pong']}")
+    # unknown types: only 20 refusals per connection are logged
+    c = Conn()
+    c.send(hello("Logspam", spectate=True))
+    c.until(lambda m: m.get("type") == "view", 3)
+    for i in range(45):
+        c.send({"type": "\x1b[2J\x07\u202e" + "Z" * 200})
+    r = c.recv(1.5)
+    print(f"  45 unknown types: {len(errors(r))} errors back, eof={c.eof} (check the log: at most 20 lines)")
+    c.close()
+
+
+def p_tokens() -> None:
+    """No seat's token ever reaches another connection (two seats and a spectator, a few deals)."""
+    a, b = Player("Tia"), Player("Tom")
+    s = Player("Tspec", spectate=True)
+    end = time.time() + 25
+    import random as _r
+    rnd = _r.Random(3)
+    while time.time() < end:
+        for p in (a, b, s):
+            p.pump(0.2)
+        for p in (a, b):
+            if p.view and p.view.get("actions"):
+                p.act(rnd.choice(p.view["actions"])["action"])
+    for p in (a, b, s):
+        p.pump(1.0)
+    found = []
+    for viewer in (a, b, s):
+        blob = repr(viewer.msgs)
+        for owner in (a, b):
+            if owner is not viewer and owner.token and owner.token in blob:
+                found.append((viewer.seat, owner.seat))
+    print(f"  messages: {len(a.msgs)}, {len(b.msgs)}, {len(s.msgs)}; a token in another's stream: {found}")
+    public = s.seen
+    leaks = []
+    for x, y in ((a, b), (b, a)):
+        bad = (x.seen & y.own) - public - x.own
+        if bad:
+            leaks.append((x.seat, y.seat, sorted(bad)))
+    hands = [m["view"].get("hand") for m in s.msgs if m.get("type") == "view" and m["view"].get("hand")]
+    print(f"  hidden cards of one seat in the other's stream: {leaks}; spectator views with a hand: {len(hands)}")
+    for viewer_seat, owner_seat, cards in leaks:
+        viewer = a if a.seat == viewer_seat else b
+        for i, m in enumerate(viewer.msgs):
+            hit = cards_in(m, set()) & set(cards)
+            if hit:
+                print(f"    seat {viewer_seat} msg {i} {m.get('type')}: {str(m)[:600]}")
+                break
+    global PLAYERS
+    PLAYERS = (a, b, s)
+
+
+def p_web_caps() -> None:
+    """WebSocket connections share the TCP caps: 17 silent upgrades from one address; a WebSocket seat's bad acts."""
+    ws = [WS(src="127.0.6.1") for _ in range(17)]
+    r = ws[-1].recv(1.0)
+    print(f"  17th silent WebSocket from one address: {[(m.get('type'), m.get('code')) for m in r]} eof={ws[-1].eof}")
+    for w in ws:
+        w.close()
+    w = WS(src="127.0.6.2")
+    w.send(hello("WebSeat"))
+    r = w.recv(1.5)
+    welcome = next((m for m in r if m.get("type") == "welcome"), None)
+    print(f"  WebSocket hello: seat {welcome and welcome['seat']} {errors(r)}")
+    for m in ({"type": "act", "action": ["teleport"], "version": 1}, {"type": "act", "action": ["play", {"a": 1}], "version": 1},
+              {"type": "act", "action": ["pass"], "version": 1, "seat": 3}, {"type": "hello", "protocol": "1.0", "name": "x"}):
+        w.send(m)
+        print(f"    {str(m)[:60]:62}: {errors(w.recv(0.5))}")
+    w.close()
+
+
+# --- offline probes: records, journals, options (no live host needed) -------------------------------
+
+def _run(cmd, timeout=60):
+    import subprocess
+    r = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout)
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    return r.returncode, "Traceback" in r.stderr, (lines[-1] if lines else "")
+
+
+def _frapnet() -> str:
+    return os.path.join(os.path.dirname(sys.executable), "frapnet")
+
+
+def _sample_record(tmp: str) -> dict:
+    """A one-deal record made by a short all-bot host (inside a private network namespace)."""
+    import json
+    rec = os.path.join(tmp, "base.json")
+    if not os.path.exists(rec):
+        _run(["unshare", "-rn", "sh", "-c", 'ip link set lo up; exec "$@"', "sh", _frapnet(), "host", "--bind",
+              "127.0.0.1", "--port", "0", "--no-announce", "--db", os.path.join(tmp, "base.sqlite3"), "--record", rec,
+              "--deals", "1", "--bots", "4", "--level", "random", "--pause", "0", "--nonce-time", "0",
+              "--option", "ante=200"], timeout=120)
+    return json.load(open(rec))
+
+
+def p_records() -> None:
+    """frapnet replay of records with falsy/odd 'options' (silently replayed with the defaults)."""
+    import copy
+    import json
+    import tempfile
+    tmp = os.environ.get("ATTACK_TMP") or tempfile.mkdtemp(prefix="attack-")
+    base = _sample_record(tmp)
+    rc, tb, last = _run([_frapnet(), "replay", os.path.join(tmp, "base.json")])
+    print(f"  as written (ante 200): rc={rc} {last}")
+    for val in (None, [], False, 0, "x", [1]):
+        r = copy.deepcopy(base)
+        r["options"] = val
+        path = os.path.join(tmp, "m.json")
+        json.dump(r, open(path, "w"))
+        rc, tb, last = _run([_frapnet(), "replay", path])
+        print(f"  options={val!r:6}: rc={rc} {'TRACEBACK ' if tb else ''}{last[:120]}")
+
+
+def p_journal() -> None:
+    """Hand-damaged journal rows: frapnet stats, and the same host command resuming."""
+    import shutil
+    import sqlite3
+    import tempfile
+    tmp = os.environ.get("ATTACK_TMP") or tempfile.mkdtemp(prefix="attack-")
+    _sample_record(tmp)
+    src = os.path.join(tmp, "base.sqlite3")
+    for title, sql, cmd in [
+        ("seat name stored as a BLOB", "update seats set name=x'ff00' where seat=0", "stats"),
+        ("owner_pid stored as text", "update matches set owner_pid='me', finished_at=NULL", "host"),
+        ("seat row 0 renumbered 99", "update seats set seat=99 where seat=0", "list"),
+    ]:
+        db = os.path.join(tmp, "jm.sqlite3")
+        for ext in ("", "-wal", "-shm"):
+            if os.path.exists(db + ext):
+                os.remove(db + ext)
+        shutil.copy(src, db)
+        c = sqlite3.connect(db)
+        c.execute(sql)
+        c.commit()
+        c.close()
+        if cmd == "stats":
+            out = _run([_frapnet(), "stats", "--db", db])
+        elif cmd == "list":
+            out = _run([_frapnet(), "export", "--db", db, "--list"])
+        else:
+            out = _run(["unshare", "-rn", "sh", "-c", 'ip link set lo up; exec "$@"', "sh", _frapnet(), "host",
+                        "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--db", db, "--deals", "1", "--bots",
+                        "4", "--level", "random", "--pause", "0", "--nonce-time", "0", "--option", "ante=200"])
+        rc, tb, last = out
+        print(f"  {title}: frapnet {cmd} rc={rc} {'TRACEBACK ' if tb else ''}{last[:150]}")
+
+
 def main() -> int:
     global PORT, WEB
     ap = argparse.ArgumentParser()
@@ -631,7 +1110,8 @@ def main() -> int:
     ap.add_argument("probes", nargs="*")
     a = ap.parse_args()
     PORT, WEB = a.port, a.web
-    names = a.probes or [n[2:] for n in globals() if n.startswith("p_")]
+    offline = ("records", "journal")
+    names = a.probes or [n[2:] for n in globals() if n.startswith("p_") and n[2:] not in offline]
     for n in names:
         print(f"== {n}: {globals()['p_' + n].__doc__.splitlines()[0]}")
         globals()["p_" + n]()
