@@ -165,6 +165,16 @@ def test_no_module_in_net_passes_500_lines():
     assert not long, long
 
 
+def test_no_script_of_the_web_page_passes_500_lines():
+    """The same rule for the web page's own scripts (frapnet/net/web_assets; the vendored
+    msgpack.min.js aside): app.js (757 lines) was split into app.js (connection, messages,
+    controls), tableview.js (drawing) and words.js (the page's Russian words)."""
+    files = [p for p in (PKG / "net" / "web_assets").glob("*.js") if not p.name.endswith(".min.js")]
+    assert {p.name for p in files} >= {"app.js", "tableview.js", "words.js", "fairness.js"}
+    long = {p.name: n for p in files if (n := len(p.read_text(encoding="utf-8").splitlines())) > 500}
+    assert not long, long
+
+
 def test_no_module_of_the_plugin_api_or_a_game_passes_500_lines():
     """The same rule for the plugin API and the games (hookspecs, Frap, the house rules, every
     variant's package, the one-file plugins): a module past 500 lines is split by concern — as

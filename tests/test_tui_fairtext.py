@@ -107,14 +107,16 @@ def test_the_russian_screen_shows_a_forged_reveal_in_russian_and_an_unknown_prob
 
 
 def test_the_web_page_says_why_a_deal_failed_in_russian():
-    """The web page (web_assets): every problem fairness.js reports has Russian words in app.js's
-    table, shown through t(); the one the terminal also says reads the same there."""
+    """The web page (web_assets): every problem fairness.js reports has Russian words in words.js's
+    table, shown through app.js's t(); the one the terminal also says reads the same there."""
     root = PKG / "net/web_assets"
     app = (root / "app.js").read_text(encoding="utf-8")
+    page_words = (root / "words.js").read_text(encoding="utf-8")
     problems = set(re.findall(r'problem: "([^"]+)"', (root / "fairness.js").read_text(encoding="utf-8")))
     assert problems == {"the reveal holds no seed and salt", "the seed or salt differs from the one committed",
                         "your own nonce is missing or changed in the reveal"}
-    words = dict(re.findall(r'"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)"', app[app.index("ru: {"):app.index("let lang")]))
+    words = dict(re.findall(r'"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)"',
+                            page_words[page_words.index("ru: {"):page_words.index("const ERRORS_RU")]))
     assert {p: words.get(p) for p in problems} == {
         "the reveal holds no seed and salt": "в раскрытии нет зерна и соли",
         "the seed or salt differs from the one committed": "зерно или соль не те, что были обещаны",

@@ -215,11 +215,20 @@ def test_issue10_why_a_join_failed_in_russian():
         "password: wrong or missing password for table 'x'"
 
 
+def page_words() -> dict[str, str]:
+    """The web page's Russian words (frapnet/net/web_assets/words.js, ``WORDS.ru``): English → Russian."""
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/words.js").read_text(encoding="utf-8")
+    block = js[js.index("ru: {"):js.index("const ERRORS_RU")]
+    return dict(re.findall(r'"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)"', block))
+
+
 def test_issue10_the_web_page_has_russian_words_for_the_hosts_closing_reasons():
     from pathlib import Path
 
     js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
-    words = dict(re.findall(r'"([^"]+)":\s*"([^"]*)"', js[js.index("ru: {"):js.index("let lang = pickLang()")]))
+    words = page_words()
     replaced = "replaced by a new connection with this seat's token"  # the page says its own sentence
     assert 'String(msg.reason || "").startsWith("replaced")' in js
     missing = sorted(r for r in host_closing_reasons() - {replaced} if not CYRILLIC.search(words.get(r, "")))
@@ -242,8 +251,8 @@ def test_issue10_every_english_table_of_host_words_has_a_russian_entry():
         assert set(table["ru"]) == set(table["en"])
         assert all(CYRILLIC.search(v) for v in table["ru"].values()), table["ru"]
     root = Path(__file__).resolve().parent.parent / "frapnet/net/web_assets"
-    js = (root / "app.js").read_text(encoding="utf-8")
-    words = dict(re.findall(r'"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)"', js[js.index("ru: {"):js.index("let lang")]))
+    js = "".join((root / name).read_text(encoding="utf-8") for name in ("app.js", "tableview.js"))
+    words = page_words()
     shown = set(re.findall(r'\bt\("((?:[^"\\]|\\.)+)"', js))
     shown |= set(re.findall(r'data-tp?="([^"]+)"', (root / "index.html").read_text(encoding="utf-8")))
     assert {"Join the table", "{k} of {n} seats free", "A name has at most {n} characters."} <= shown
@@ -257,8 +266,8 @@ def test_issue10_the_web_page_says_each_host_error_in_the_same_russian_words_as_
     from frapnet.tui import i18n
     from frapnet.tui.text import ERROR_TEXTS
 
-    js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
-    block = js[js.index("const ERRORS_RU = {"):js.index("let lang = pickLang()")]
+    js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/words.js").read_text(encoding="utf-8")
+    block = js[js.index("const ERRORS_RU = {"):js.index("window.FrapnetWords = {")]
     page = dict(re.findall(r'(\w+): "([^"]*)"', block))
     ru = i18n.translation("ru").gettext
     assert set(page) == set(ERROR_CODES)
@@ -285,7 +294,6 @@ def test_the_amounts_limit_closing_reasons_read_russian_in_both_clients():
     en.set_closing({"type": "closing", "reason": amounts.PAST, "result": {}})
     assert en.closed == amounts.PAST and len(amounts.PAST) > 80
     assert Screen().closing_reason("x" * 100) == "x" * 79 + "…"  # an unknown reason: cut as before
-    js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
-    words = dict(re.findall(r'"([^"]+)":\s*"([^"]*)"', js[js.index("ru: {"):js.index("let lang = pickLang()")]))
+    words = page_words()
     assert words[amounts.NEAR] == s.closed
     assert words[amounts.PAST] == russian().closing_reason(amounts.PAST)

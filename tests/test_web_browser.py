@@ -102,6 +102,7 @@ def make_driver(width=1200, height=900, lang="en"):
               f"--window-size={width},{height}", f"--lang={lang}", "--no-first-run", "--disable-extensions"):
         o.add_argument(a)
     o.add_experimental_option("prefs", {"intl.accept_languages": lang})
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's own errors (the fixture checks them)
     d = webdriver.Chrome(options=o, service=Service(DRIVER))
     d.set_window_size(width, height)
     return d
@@ -116,11 +117,17 @@ def browser():
         drivers.append(d)
         return d
     yield new
+    uncaught = []
     for d in drivers:
+        try:
+            uncaught += [e["message"] for e in d.get_log("browser") if "Uncaught" in e.get("message", "")]
+        except Exception:  # noqa: BLE001 - a driver the test quit itself
+            pass
         try:
             d.quit()
         except Exception:  # noqa: BLE001
             pass
+    assert not uncaught, uncaught  # the page's scripts (app.js, tableview.js, words.js, fairness.js) threw
 
 
 def wait(pred, timeout=20.0, what=""):

@@ -59,6 +59,8 @@ ASSETS = {
     b"/app.css": ("app.css", "text/css; charset=utf-8"),
     b"/msgpack.min.js": ("msgpack.min.js", "text/javascript; charset=utf-8"),
     b"/fairness.js": ("fairness.js", "text/javascript; charset=utf-8"),
+    b"/words.js": ("words.js", "text/javascript; charset=utf-8"),
+    b"/tableview.js": ("tableview.js", "text/javascript; charset=utf-8"),
     b"/msgpack-LICENSE.txt": ("msgpack-LICENSE.txt", "text/plain; charset=utf-8"),
 }
 """URL path → (file in frapnet/net/web_assets, content type): everything the endpoint serves

@@ -10,80 +10,14 @@
   const MP = window.MessagePack;
   const FATAL = new Set(["version", "password", "bad_name", "no_table", "table_full", "seat_taken", "bad_token",
     "timeout", "busy", "malformed", "too_large", "bad_message"]);
-  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const LOG_MAX = 400;
   // player names (docs/protocol.md, hello): the host seats a name of at most NAME_MAX characters
   // once cleaned (frapnet.net.protocol.clean_name); the name field takes what the host reads
   const NAME_MAX = 32;
   const KEY = "frapnet@" + location.host; // one table per web port
 
-  // --- the page's own words ---------------------------------------------------------------------
-  const WORDS = {
-    ru: {
-      "Join the table": "За стол", "Your name": "Ваше имя", "Password": "Пароль", "Sit down": "Сесть за стол",
-      "Watch": "Смотреть", "Score sheet": "Запись счёта", "Log and chat": "Ход игры и чат", "Send": "Отправить",
-      "Say something…": "Сообщение…", "Leave the table": "Выйти из-за стола", "player": "игрок", "bid": "заявка",
-      "tricks": "взятки", "balance": "счёт", "points": "очки", "connected": "на связи",
-      "reconnecting": "нет связи…", "computer": "компьютер", "empty seat": "свободно", "you": "вы",
-      "dealer": "сдаёт", "deal": "сдача", "pot": "кон", "treasure": "клад", "trump": "козырь", "turn-up": "вскрышка",
-      "taken": "взята", "dead": "вне игры", "talon": "талон", "trick": "взятка", "last trick": "прошлая взятка",
-      "Your turn": "Ваш ход", "Waiting for {who}": "Ждём: {who}", "Watching.": "Вы смотрите.",
-      "{n} s left": "осталось {n} с",
-      "Watching. To act: {who}": "Вы смотрите. Ходит: {who}",
-      "Waiting for players: {k} of {n} seats taken": "Ждём игроков: занято {k} из {n} мест",
-      "The next deal starts in a moment.": "Скоро следующая сдача.", "The match is over.": "Партия окончена.",
-      "connecting…": "подключение…", "connection lost — reconnecting…": "связь потеряна — переподключение…",
-      "disconnected": "отключено", "table closed": "стол закрыт", "Choose cards": "Выберите карты",
-      "The table has a password.": "У стола есть пароль.", "after deal": "после сдачи", "now": "сейчас",
-      "The table is closed": "Стол закрыт", "Result": "Итог", "You left the table.": "Вы вышли из-за стола.",
-      "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
-      "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
-      "{k} of {n} seats free": "свободно мест: {k} из {n}",
-      // the host's closing reasons (docs/protocol.md "closing"; issue #10)
-      "match over": "партия окончена", "host stopping": "хост останавливается", "you left the table": "вы вышли из-за стола",
-      // the amounts' limit (frapnet/net/amounts.py NEAR, PAST; F6)
-      "the amounts passed 990 digits, near the 1,000 digits the protocol carries: the match ends after this deal (F6)":
-        "в счёте или коне больше 990 цифр — почти 1000 цифр, которые передаёт протокол: партия кончается после этой сдачи (F6)",
-      "the next move would take the amounts past the 1,000 digits the protocol carries: the match ends before it (F6)":
-        "следующий ход сделал бы счёт или кон длиннее 1000 цифр, которые передаёт протокол: партия кончается перед ним (F6)",
-      "Enter a name.": "Введите имя.", "A name has at most {n} characters.": "В имени не больше {n} символов.", "The game": "Игра", "Last deal": "Прошлая сдача",
-      "House rules": "Домашние правила",
-      "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
-      "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
-      "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
-      // why a deal failed the check (fairness.js; the terminal client's words, frapnet/tui/fairtext.py)
-      "the reveal holds no seed and salt": "в раскрытии нет зерна и соли",
-      "the seed or salt differs from the one committed": "зерно или соль не те, что были обещаны",
-      "your own nonce is missing or changed in the reveal": "вашего случайного числа нет в раскрытии или оно изменено",
-      "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.":
-        "Хост остановлен; партия не окончена. Когда хост снова заработает, обновите эту страницу — и вы вернётесь на своё место.",
-      "The match is over. Play again with the same seats? Answer within {n} s.": "Партия окончена. Сыграть ещё раз тем же составом? Ответ в течение {n} с.",
-      "Play again": "Сыграть ещё", "No, leave the table": "Нет, выйти из-за стола",
-      "You will play again; waiting for the others to answer.": "Вы играете ещё раз; ждём ответа остальных.",
-      "The match is over; the players are asked whether they play again.": "Партия окончена; игроков спрашивают, сыграют ли они ещё раз.",
-      "Match {n} begins with the same seats.": "Партия {n} начинается тем же составом.",
-    },
-  };
-  // the host writes its error messages in English (docs/protocol.md "error"): a Russian page says
-  // the error code's sentence instead, as the terminal client does (frapnet/tui/text.py; issue #10)
-  const ERRORS_RU = {
-    malformed: "Хост не смог прочитать сообщение этого клиента.", too_large: "Сообщение слишком велико для хоста.",
-    bad_message: "Хост отклонил неправильно составленное сообщение.",
-    unknown_kind: "Хосту неизвестно сообщение, которое отправил этот клиент.",
-    version: "Версия протокола этого клиента не совпадает с версией хоста.",
-    password: "Неверный пароль или пароль не указан.", bad_name: "Без управляющих символов имя оказывается пустым.",
-    no_table: "На этом хосте нет такого стола.", table_full: "Все места заняты; можно присоединиться зрителем.",
-    no_rematch: "Новую партию сейчас не предлагают.", seat_taken: "Это место занято.",
-    bad_token: "Жетон места недействителен за этим столом.", not_joined: "Хост ждал сначала приветствия.",
-    already_joined: "Это подключение уже за столом.", not_seated: "Зрители не делают ходов.",
-    wrong_seat: "Нельзя ходить за другое место.", stale: "Поздно: за столом уже всё изменилось; выберите снова.",
-    illegal: "Хост отклонил ход: он нарушает правило.", flood: "Слишком много сообщений в секунду; часть отброшена.",
-    timeout: "Хост слишком долго ждал приветствия этого клиента.",
-    busy: "Хост занят (слишком много подключений); попробуйте позже.",
-    internal: "Хост не смог обработать сообщение (ошибка хоста; она записана в его журнал).",
-    late: "Ответ для тасовки сейчас не ожидался.",
-    bad_nonce: "Случайное число для тасовки не совпало со своим хешем; это место не участвует в тасовке.",
-  };
+  // the page's own words (words.js)
+  const WORDS = window.FrapnetWords.WORDS, ERRORS_RU = window.FrapnetWords.ERRORS_RU;
   let lang = pickLang();
   function pickLang() {
     const saved = localStorage.getItem("frapnet.lang");
@@ -127,6 +61,10 @@
     message: "", rematch: null, table: null,
   };
   window.frapnet = S; // for people and tests poking at the page: what it was told, nothing more
+  // the page's drawing (tableview.js): DOM helpers, the cards and the table's parts, from the latest view
+  const D = window.FrapnetDraw({ S: S, t: t, lang: () => lang, plain: plain, cleanName: cleanName, isInt: isInt,
+    amount: amount });
+  const { el, h, cardFace, cardRed, ui, groups, timeLeft, renderTurn, renderLog } = D;
   function store() {
     try { return JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch (e) { return {}; }
   }
@@ -343,18 +281,6 @@
   }
   function cleanName(x) { return Array.from(plain(x).split(/\s+/).join(" ").trim()).slice(0, NAME_MAX).join("").trim(); }
 
-  // --- drawing ------------------------------------------------------------------------------------------
-  function el(id) { return document.getElementById(id); }
-  function h(tag, attrs, ...kids) {
-    const n = document.createElement(tag);
-    for (const k in attrs || {}) {
-      if (k === "class") n.className = attrs[k];
-      else if (k.startsWith("on")) n.addEventListener(k.slice(2), attrs[k]);
-      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) n.setAttribute(k, attrs[k]);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) n.append(kid instanceof Node ? kid : String(kid));
-    return n;
-  }
   function show(which) {
     el("join").hidden = which !== "join";
     el("game").hidden = which !== "game";
@@ -392,28 +318,6 @@
     el("status").dataset.status = s;
     el("status").textContent = t(words[s] || s);
   }
-  function isCard(x) {
-    return typeof x === "string" && (x === "RJ" || x === "BJ" || (/^(10|[2-9JQKA])[SHDC]$/).test(x));
-  }
-  const RANKS_RU = { J: "В", Q: "Д", K: "К", A: "Т" }; // as the host names cards in Russian
-  function cardFace(c) {
-    if (c === "RJ" || c === "BJ") return lang === "ru" ? "Дж" : "Jk";
-    if (!isCard(c)) return String(c);
-    const r = c.slice(0, -1);
-    return ((lang === "ru" && RANKS_RU[r]) || r) + SUITS[c.slice(-1)];
-  }
-  function cardRed(c) { return c === "RJ" || (isCard(c) && "HD".includes(c.slice(-1))); }
-  function cardEl(c, small) {
-    return h("span", { class: "card" + (small ? " small" : "") + (cardRed(c) ? " red" : ""), "data-card": c }, cardFace(c));
-  }
-  // the view's ui map (docs/protocol.md): the game's own words for the screen, when the host sends it
-  function ui(v) { return (v && v.ui && typeof v.ui === "object") ? v.ui : null; }
-  function uiList(x) { return Array.isArray(x) ? x.filter((y) => typeof y === "string") : []; }
-  function name(i) {
-    const v = S.view || {};
-    const n = Array.isArray(v.names) ? v.names[i] : "";
-    return (typeof n === "string" && cleanName(n)) || "#" + (i + 1);
-  }
   function applyWords() {
     document.documentElement.lang = lang;
     for (const n of document.querySelectorAll("[data-t]")) n.textContent = t(n.dataset.t);
@@ -429,164 +333,20 @@
     el("table-name").textContent = plain((v && v.table) || w.table || "");
     const title = (ui(v) && typeof ui(v).title === "string" && ui(v).title) || (v && v.title) || w.title || "";
     document.title = "frapnet · " + title + " · " + ((v && v.table) || w.table || "");
-    renderFacts(v || {});
+    D.renderFacts(v || {});
     if (v) {
-      renderSeats(v);
+      D.renderSeats(v);
       renderMe(v);
-      renderSheet(v);
+      D.renderSheet(v);
     }
-    renderRules(v || {});
-    if (S.closed) renderClosed();
+    D.renderRules(v || {});
+    if (S.closed) D.renderClosed();
   }
-  function renderRules(v) {
-    // the game's goal, special cards, options and marks in the host's words (ui), and the
-    // last settled deal's columns (ui.report)
-    const u = ui(v) || {};
-    const box = el("rules");
-    const kids = [];
-    if (typeof u.goal === "string" && u.goal) kids.push(h("p", { id: "goal" }, u.goal));
-    for (const line of uiList(u.special_cards)) kids.push(h("p", null, line));
-    const opts = Array.isArray(u.options) ? u.options.filter((p) => Array.isArray(p) && p.length === 2) : [];
-    if (opts.length) kids.push(h("ul", { id: "options" }, ...opts.map((p) => h("li", null, String(p[0]) + ": " + String(p[1])))));
-    const hr = S.welcome && Array.isArray(S.welcome.house_rules) ? S.welcome.house_rules.filter((x) => typeof x === "string") : [];
-    if (hr.length) kids.push(h("p", null, t("House rules") + ": " + hr.join(", ")));
-    for (const line of uiList(u.legend)) kids.push(h("p", { class: "dim" }, line));
-    box.replaceChildren(...kids);
-    el("rules-box").hidden = !kids.length;
-    const rep = el("report");
-    rep.replaceChildren();
-    const r = u.report && typeof u.report === "object" ? u.report : null;
-    const n = isInt(v.players) ? Number(v.players) : 0;
-    if (r && Array.isArray(r.columns) && r.columns.length && n) {
-      const cols = r.columns.filter((c) => c && typeof c.title === "string" && Array.isArray(c.cells));
-      const rows = [];
-      for (let i = 0; i < n; i++) rows.push(h("tr", null, h("td", null, name(i)), ...cols.map((c) => h("td", null, typeof c.cells[i] === "string" ? c.cells[i] : ""))));
-      rep.append(h("h3", null, t("Last deal")), h("table", { id: "report-table" },
-        h("thead", null, h("tr", null, h("th", null, t("player")), ...cols.map((c) => h("th", null, c.title)))), h("tbody", null, ...rows)));
-      for (const note of uiList(r.notes)) rep.append(h("p", { class: "note" }, note));
-    }
-  }
-  function fact(label, value) { return h("span", { class: "fact" }, label + " ", value); }
-  function renderFacts(v) {
-    const f = el("facts");
-    f.replaceChildren();
-    if (isInt(v.deal_no) && Number(v.deal_no) > 0) f.append(fact(t("deal"), h("b", null, amount(v.deal_no))));
-    const u = ui(v);
-    if (u && "pot" in u) {
-      if (typeof u.pot === "string" && isInt(v.pot)) f.append(fact(u.pot, h("b", null, amount(v.pot))));
-    } else if (isInt(v.pot) && (v.ledger !== "points" || BigInt(v.pot) !== 0n)) f.append(fact(t("treasure" in v ? "treasure" : "pot"), h("b", null, amount(v.pot))));
-    if (typeof v.trump === "string" && SUITS[v.trump]) f.append(fact(t("trump"), h("b", { class: "HD".includes(v.trump) ? "red-suit" : "" }, SUITS[v.trump])));
-    if (isCard(v.turn_up)) f.append(fact(t("turn-up"), cardEl(v.turn_up, true)));
-    if (Array.isArray(v.dead_turn_ups) && v.dead_turn_ups.length) f.append(fact(t("dead"), h("span", null, ...v.dead_turn_ups.filter(isCard).map((c) => cardEl(c, true)))));
-    if (isInt(v.talon) && (Number(v.talon) > 0 || v.trump)) f.append(fact(t("talon"), h("b", null, amount(v.talon))));
-    if (typeof v.phase_label === "string" && v.phase_label) f.append(h("span", { class: "phase", id: "phase" }, v.phase_label));
-  }
-  function seatWord(info) {
-    // the host's words when it sends them (…_label); else the value as sent
-    if (!info || typeof info !== "object") return "";
-    if (typeof info.declaration_label === "string") return info.declaration_label;
-    if (typeof info.bid_label === "string") return info.bid_label;
-    const d = info.declaration !== undefined && info.declaration !== null ? info.declaration : info.bid;
-    return (d === null || d === undefined || typeof d === "boolean") ? "" : String(d).replace(/_/g, " ");
-  }
-  function renderSeats(v) {
-    const n = isInt(v.players) ? Number(v.players) : (Array.isArray(v.names) ? v.names.length : 0);
-    const toAct = new Set((v.to_act || []).map(Number));
-    const seats = Array.isArray(v.seats) ? v.seats : [];
-    const trickNow = Array.isArray(v.trick) ? v.trick : [];
-    const showLast = !trickNow.length && Array.isArray(v.last_trick) && v.last_trick.length;
-    const trick = showLast ? v.last_trick : trickNow;
-    const byseat = {};
-    for (const p of trick) if (Array.isArray(p) && p.length === 2 && isCard(p[1])) byseat[Number(p[0])] = p[1];
-    const conns = Array.isArray(v.connection) ? v.connection : [];
-    const bal = Array.isArray(v.balances) ? v.balances : [];
-    const head = el("seats").tHead;
-    const u = ui(v);
-    const cols = u && Array.isArray(u.columns) ? uiList(u.columns) : [t("bid")];
-    const led = u && u.ledger && typeof u.ledger === "object" ? u.ledger : {};
-    const ledTitle = typeof led.title === "string" ? led.title : t(v.ledger === "points" ? "points" : "balance");
-    const signed = typeof led.signed === "boolean" ? led.signed : v.ledger !== "points";
-    const marks = u ? uiList(u.marks) : [];
-    const tmarks = u ? uiList(showLast ? u.last_trick_marks : u.trick_marks) : [];
-    head.replaceChildren(h("tr", null, h("th", null, ""), h("th", null, t("player")), ...cols.map((c) => h("th", { class: "col" }, c)),
-      h("th", null, t("tricks")), h("th", { class: "amount" }, ledTitle),
-      h("th", null, t(showLast ? "last trick" : "trick"))));
-    const body = el("seats").tBodies[0];
-    body.replaceChildren();
-    const connWord = { connected: "connected", reconnecting: "reconnecting", bot: "computer", empty: "empty seat" };
-    for (let i = 0; i < n; i++) {
-      const info = seats.find((s) => s && Number(s.seat) === i) || seats[i] || {};
-      const me = isInt(v.seat) && Number(v.seat) === i;
-      const conn = typeof conns[i] === "string" ? conns[i] : "";
-      const nameCell = h("td", { class: "name" }, name(i) + (marks[i] ? " " + marks[i] : "") + (me ? " (" + t("you") + ")" : ""));
-      if (isInt(v.dealer) && Number(v.dealer) === i) nameCell.append(h("span", { class: "dealer", title: t("dealer") }, "D"));
-      if (conn && conn !== "connected") nameCell.append(h("div", { class: "dim conn-" + conn }, t(connWord[conn] || conn)));
-      const card = byseat[i];
-      const ti = trick.findIndex((p) => Array.isArray(p) && Number(p[0]) === i);
-      const cardCell = h("td", { class: "trick-card" }, card ? cardEl(card, true) : "", card && tmarks[ti] ? tmarks[ti] : "");
-      const cells = u && Array.isArray(u.cells) && Array.isArray(u.cells[i]) ? u.cells[i] : (u ? [] : [seatWord(info)]);
-      if (card && showLast && isInt(v.last_winner) && Number(v.last_winner) === i) cardCell.append(h("span", { class: "winner" }, "★"));
-      body.append(h("tr", { class: (toAct.has(i) ? "turn " : "") + (me ? "me" : ""), "data-seat": i },
-        h("td", { class: "mark" }), nameCell, ...cols.map((c, k) => h("td", { class: "col" }, typeof cells[k] === "string" ? cells[k] : "")),
-        h("td", { class: "tricks" }, isInt(info.tricks) ? amount(info.tricks) : ""),
-        h("td", { class: "amount" }, bal[i] !== undefined ? amount(bal[i], signed) : ""), cardCell));
-    }
-    const tr = el("trick");
-    tr.replaceChildren(...trick.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) =>
-      h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true), " ")));
-    el("trick-title").textContent = trick.length ? t(showLast ? "last trick" : "trick") + ":" : "";
-  }
-
-  // the legal actions, grouped: simple buttons; a card argument (tap the card, then its action);
-  // a list of cards (toggle cards; the action whose set matches is offered) — as the terminal client
-  function groups(v) {
-    const simple = [], card = [], cards = [];
-    for (const item of v.actions || []) {
-      if (!item || !Array.isArray(item.action) || typeof item.action[0] !== "string") continue;
-      const a = item.action, label = typeof item.label === "string" && item.label ? item.label : a.join(" ");
-      if (a.length === 2 && isCard(a[1])) card.push({ action: a, label: label, card: a[1] });
-      else if (a.length === 2 && Array.isArray(a[1]) && a[1].every(isCard) && Array.isArray(v.hand)) cards.push({ action: a, label: label, set: a[1].slice().sort() });
-      else simple.push({ action: a, label: label });
-    }
-    return { simple, card, cards };
-  }
-  // the turn clock (--turn-time): seconds left per seat, counted down from the view's arrival
-  function timeLeft(seat) {
-    const d = S.view && Array.isArray(S.view.deadlines) ? S.view.deadlines[Number(seat)] : null;
-    if (typeof d !== "number" || !isFinite(d)) return null;
-    return Math.max(0, Math.ceil(Math.min(d, 86400) - (Date.now() - (S.viewAt || 0)) / 1000));
-  }
-  function clockText(seat) {
-    const left = timeLeft(seat);
-    return left === null ? "" : " · " + t("{n} s left", { n: left });
-  }
-  function timedNames(seats) { return seats.map((s) => name(s) + clockText(s)).join(", "); }
   setInterval(() => {  // once a second, only the line that shows whose turn it is
     const v = S.view;
     if (v && (v.to_act || []).some((s) => timeLeft(s) !== null) && !S.closed) renderTurn(v);
   }, 1000);
   function sameSet(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
-  function renderTurn(v) {  // the line that says whose turn it is (and the turn clock's seconds)
-    const me = isInt(v.seat);
-    const turn = el("turn");
-    const toAct = (v.to_act || []).map(Number);
-    const who = toAct.map(name).join(", ");
-    turn.className = "";
-    if (!me) turn.textContent = who ? t("Watching. To act: {who}", { who: timedNames(toAct) }) : t("Watching.");
-    else if (toAct.includes(Number(v.seat))) { turn.textContent = t("Your turn") + clockText(v.seat); turn.className = "mine"; }
-    else if (toAct.length) turn.textContent = t("Waiting for {who}", { who: timedNames(toAct) });
-    else if (S.rematch && !S.closed) {
-      const r = S.rematch;
-      turn.textContent = !r.asked ? t("The match is over; the players are asked whether they play again.")
-        : r.answer ? t("You will play again; waiting for the others to answer.")
-        : t("The match is over. Play again with the same seats? Answer within {n} s.", { n: r.seconds });
-      if (r.asked && r.answer === null) turn.className = "mine";
-    } else if (v.match_over || S.closed) turn.textContent = t("The match is over.");
-    else if (!isInt(v.deal_no) || Number(v.deal_no) === 0) {
-      const taken = (v.connection || []).filter((c) => c && c !== "empty").length;
-      turn.textContent = t("Waiting for players: {k} of {n} seats taken", { k: taken, n: amount(v.players) });
-    } else turn.textContent = t("The next deal starts in a moment.");
-  }
   function renderMe(v) {
     const me = isInt(v.seat);
     el("me").hidden = false;
@@ -666,47 +426,6 @@
     } else S.selected = [c];
     render();
   }
-  function renderSheet(v) {
-    const n = isInt(v.players) ? Number(v.players) : 0;
-    const head = el("sheet").tHead, body = el("sheet").tBodies[0];
-    const cols = [];
-    for (let i = 0; i < n; i++) cols.push(h("th", null, name(i)));
-    head.replaceChildren(h("tr", null, h("th", null, t("deal")), ...cols, h("th", null, t("pot"))));
-    body.replaceChildren();
-    let prev = null;
-    for (const r of S.sheet) {
-      const cells = [];
-      for (let i = 0; i < n; i++) {
-        const b = r.balances[i];
-        const net = prev && isInt(prev.balances[i]) && isInt(b) ? BigInt(b) - BigInt(prev.balances[i]) : null;
-        cells.push(h("td", { title: net !== null ? amount(net, true) : "" }, amount(b, true)));
-      }
-      body.append(h("tr", { "data-deal": r.deal }, h("td", null, t("after deal") + " " + r.deal), ...cells, h("td", null, r.pot === null ? "" : amount(r.pot))));
-      prev = r;
-    }
-    if (Array.isArray(v.balances) && (v.to_act || []).length) {
-      body.append(h("tr", { class: "now" }, h("td", null, t("now")), ...v.balances.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(v.pot))));
-    }
-  }
-  function renderLog() {
-    const list = el("log");
-    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
-    list.replaceChildren(...S.log.map((x) => h("li", { class: x.kind }, x.text)));
-    if (atBottom) list.scrollTop = list.scrollHeight;
-  }
-  function renderClosed() {
-    const c = S.closed || {};
-    el("turn").textContent = t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
-    el("hand").hidden = true;
-    el("actions").replaceChildren();
-    if (c.result && Array.isArray(c.result.balances)) {
-      const n = c.result.balances.length;
-      const parts = [];
-      for (let i = 0; i < n; i++) parts.push(name(i) + " " + amount(c.result.balances[i], true));
-      el("actions").append(h("p", { id: "result" }, t("Result") + ": " + parts.join(", ")));
-    }
-  }
-
   // --- the page's controls ----------------------------------------------------------------------------
   el("join-form").addEventListener("submit", (e) => { e.preventDefault(); join(false); });
   el("join-watch").addEventListener("click", () => join(true));
