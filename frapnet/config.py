@@ -25,6 +25,7 @@ No Twisted, prompt_toolkit or network imports.
 """
 from __future__ import annotations
 
+import datetime
 import os
 import sys
 
@@ -157,6 +158,9 @@ def parse(text: str, path: Path) -> Config:
             raise ConfigError(path, f"options.{game}", f"must be a table of options ([options.{game}]), "
                                                         f"not {_kind(opts)}")
         for key, value in opts.items():
+            if isinstance(value, (datetime.date, datetime.time)):  # TOML's own dates and times: no option is one
+                raise ConfigError(path, f"options.{game}.{key}", f"a table option is a number, true/false, text or "
+                                  f"a list, not a TOML date or time ({value.isoformat()})")
             _not_too_large(path, f"options.{game}.{key}", value)
         out["options"][game] = dict(opts)
     return Config(**out)

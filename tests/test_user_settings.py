@@ -72,6 +72,10 @@ def test_no_config_file_is_no_settings(cfg_home):
     ("[table]\nseats = 4", "table.seats", "unknown key (known here: game, players, deals, house_rules)"),
     ('[table]\nhouse_rules = "five_card_frap"', "table.house_rules", "must be a list of names, not a string"),
     ("options = 3", "options", "must be a table ([options.GAME]), not a number"),
+    ("[options.frap]\nante = 1979-05-27", "options.frap.ante",  # was "not datetime.date(1979, 5, 27)" (attack)
+     "a table option is a number, true/false, text or a list, not a TOML date or time (1979-05-27)"),
+    ("[options.frap]\nante = 07:32:00", "options.frap.ante",
+     "a table option is a number, true/false, text or a list, not a TOML date or time (07:32:00)"),
 ])
 def test_a_bad_value_names_the_file_and_the_key(cfg_home, text, key, problem):
     cfg_home.write_text(text)
