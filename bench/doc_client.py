@@ -812,24 +812,23 @@ def fresh_probes(port: int, nseats: int, bot_seat: int) -> None:
     last = msgs[-1] if msgs else None
     check(bool(last) and last.get("type") == "closing" and eof is True,
           f"spectator leave -> last {last}, FIN", f"spectator leave -> {[m.get('type') for m in msgs]} eof={eof}")
+    def burst(name: str, n: int, wait: float):  # n pings at once from a fresh spectator: what comes back
+        c = Conn(port)
+        c.send(hello(name, spectate=True))
+        c.recv(3)
+        c.send_raw(b"".join(encode({"type": "ping", "id": i}) for i in range(n)))
+        got = c.read_all(wait)
+        c.close()
+        return got
+
     # flood: 120 pings at once after welcome
-    c = Conn(port)
-    c.send(hello("Flood", spectate=True))
-    c.recv(3)
-    c.send_raw(b"".join(encode({"type": "ping", "id": i}) for i in range(120)))
-    msgs, eof = c.read_all(2)
-    c.close()
+    msgs, eof = burst("Flood", 120, 2)
     pongs = sum(1 for m in msgs if m.get("type") == "pong")
     floods = [m for m in msgs if m.get("type") == "error" and m.get("code") == "flood"]
     check(len(floods) == 1 and not eof and pongs <= 51,
           f"120 pings in a burst: {pongs} pongs, {len(floods)} flood error, open",
           f"120 pings in a burst: {pongs} pongs, floods={floods}, eof={eof} (doc: ≤50, one flood, open)")
-    c = Conn(port)
-    c.send(hello("Flood2", spectate=True))
-    c.recv(3)
-    c.send_raw(b"".join(encode({"type": "ping", "id": i}) for i in range(260)))
-    msgs, eof = c.read_all(3)
-    c.close()
+    msgs, eof = burst("Flood2", 260, 3)
     check(eof is True and msgs and msgs[-1].get("code") == "flood",
           f"260 pings: closed after {msgs[-1] if msgs else None}",
           f"260 pings: last {msgs[-1] if msgs else None}, eof={eof} (doc: closed after error flood)")

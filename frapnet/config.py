@@ -201,8 +201,8 @@ def check_options(cfg: Config, game: str, players: int, registry) -> None:
     from frapnet import engine
     from frapnet.errors import RuleError
 
-    installed = getattr(registry, "games", None)
-    if cfg.path is not None and installed is not None:
+    if cfg.path is not None:
+        installed = registry.games
         for other in cfg.options:
             if other not in installed:
                 raise ConfigError(cfg.path, f"options.{other}", f"no game {other!r} is installed (installed: "

@@ -345,59 +345,38 @@ def seat_part(state: State, seat: int, public: dict, lang: str = "en", legal: li
     without those hooks gives the seat's whole game view from ``frapnet_view`` / its whole ui map
     from ``frapnet_view_ui`` here. ``legal``: ``legal_actions(state, seat)`` if the caller has
     them already (the host computes every seat's after each change), else None."""
-    own: dict = {"seat": seat}
-    rules = state.rules
-    if state.deal is not None:
-        split = getattr(rules, "_splits_views", None)
-        part = rules.seat_view(state, seat, lang) if (split if split is not None else _splits_views(rules)) else None
-        own.update(part if part is not None else (rules.view(state, seat, lang) or {}))
-    if legal is not None and not legal:  # no choice now (most seats, most of the time): nothing to label
-        own["actions"] = []
-    else:
-        own["actions"] = _view_actions(state, seat, own["hand"] if "hand" in own else public.get("hand", ()),
-                                       lang, legal)
-    shown = public.get("ui")
-    ui = present_ui(state, seat, lang) if shown is None else present_seat_ui(state, seat, shown, lang)
-    if ui is not shown:  # the seat's refusals, cursor, card marks…; else the public map stays
-        own["ui"] = ui
-    return own
+    return seat_parts(state, (seat,), public, lang, None if legal is None else {seat: legal})[0]
 
 
 def seat_parts(state: State, seats: Iterable[int], public: dict, lang: str = "en",
                legal: list | None = None) -> list[dict]:
-    """``[seat_part(state, s, public, lang, legal[s]) for s in seats]`` — the same dicts — with
-    what is the same for every seat looked up once (the game's hooks, whether its views and
+    """Each of ``seats``' own part of the view (:func:`seat_part`, which is this for one seat),
+    with what is the same for every seat looked up once (the game's hooks, whether its views and
     screen split per seat): the host's fan-out builds every seat's own part of a change with one
     call (issue #9 "Fan-out once"). ``legal``: per seat 0…n−1, ``legal_actions(state, seat)``
     if the caller has them (the host notes every seat's after each change), else None."""
     rules, deal = state.rules, state.deal
-    if deal is not None and not _splits_views(rules):  # a game without frapnet_seat_view: the general path
-        return [seat_part(state, s, public, lang, legal[s] if legal is not None else None) for s in seats]
+    split = deal is not None and _splits_views(rules)  # else the game's whole view (a house rule never bypassed)
     shown = public.get("ui")
-    ui_split = present_splits_ui(rules)
-    seat_view, seat_view_ui = rules.seat_view, rules.seat_view_ui
+    ui_split = present_splits_ui(rules) if shown is not None else None
     hand0 = public.get("hand", ())
     out = []
     for s in seats:
         own: dict = {"seat": s}
         if deal is not None:
-            part = seat_view(state, s, lang)
+            part = rules.seat_view(state, s, lang) if split else None
             own.update(part if part is not None else (rules.view(state, s, lang) or {}))
         mine = legal[s] if legal is not None else None
-        if mine is not None and not mine:  # no choice now (most seats, most of the time)
+        if mine is not None and not mine:  # no choice now (most seats, most of the time): nothing to label
             own["actions"] = []
         else:
             own["actions"] = _view_actions(state, s, own["hand"] if "hand" in own else hand0, lang, mine)
         if shown is None:
             own["ui"] = present_ui(state, s, lang)
-        elif ui_split is None:  # no game paints the screen: every field its default, the same for all
-            pass
-        else:
-            part_ui = seat_view_ui(state, s, lang) if ui_split else None
-            if not (part_ui == {} and type(part_ui) is dict):  # {}: nothing of the screen is this seat's own
-                ui = present_seat_ui(state, s, shown, lang, part_ui)
-                if ui is not shown:
-                    own["ui"] = ui
+        elif ui_split is not None:  # None: no game paints the screen — every seat sees the public map
+            ui = present_seat_ui(state, s, shown, lang, rules.seat_view_ui(state, s, lang) if ui_split else None)
+            if ui is not shown:  # the seat's refusals, cursor, card marks…; else the public map stays
+                own["ui"] = ui
         out.append(own)
     return out
 

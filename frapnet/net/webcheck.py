@@ -4,6 +4,8 @@ upgrades it to the table's WebSocket (issue #12; docs/web.md "Security"): the ``
 Pure functions of header values (and this machine's names); no Twisted reactor."""
 from __future__ import annotations
 
+import base64
+import binascii
 import ipaddress
 import socket
 from urllib.parse import urlsplit
@@ -95,9 +97,6 @@ def upgrade_problem(request) -> tuple[int, str] | None:
 
 def _is_key(value: bytes) -> bool:
     """Is ``value`` 16 bytes in base64 (24 characters, RFC 6455's Sec-WebSocket-Key)?"""
-    import base64
-    import binascii
-
     try:
         return len(value) == 24 and len(base64.b64decode(value, validate=True)) == 16
     except (binascii.Error, ValueError):
