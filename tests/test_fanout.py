@@ -409,9 +409,9 @@ def test_one_peer_whose_send_fails_does_not_cost_the_others_the_change():
             self.got.append(msg)
 
     bad, after, plain = Broken(), Good(), Plain()
-    Fanout._deliver({0: (after, [("view", b"v0", {})]), 1: (bad, [("view", b"v1", {})]),
-                     2: (Good(), []), 3: (plain, [("event", b"e", {"type": "event"}), ("view", b"v3", {"type": "view"})])})
-    Fanout._deliver({1: (bad, [("view", b"v1", {})]), 0: (after, [("event", b"e0", {}), ("view", b"v0b", {})])})
+    Fanout._deliver([(after, [("view", b"v0")], None), (bad, [("view", b"v1")], None), (Good(), [], None),
+                     (plain, [("event", b"e"), ("view", b"v3")], [{"type": "event"}, {"type": "view"}])])
+    Fanout._deliver([(bad, [("view", b"v1")], None), (after, [("event", b"e0"), ("view", b"v0b")], None)])
     assert after.got == [[("view", b"v0")], [("event", b"e0"), ("view", b"v0b")]]
     assert plain.got == [{"type": "event"}, {"type": "view"}]
     assert bad.transport.aborted == 2

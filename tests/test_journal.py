@@ -60,13 +60,13 @@ def test_wal_full_sync_and_one_committed_row_per_action_before_any_view(tmp_path
     other = sqlite3.connect(str(tmp_path / "j.sqlite3"))
     seen = []
     c = to_act(conns)[0]
-    real_send = c.proto.sendFrames  # a change's events and view go out in one call
+    real_send = c.proto.send_frames  # a change's events and view go out in one call (the fan-out's peer interface)
 
     def spy(frames):
         if any(kind == "view" for kind, _ in frames):  # the first view after the action: its row committed
             seen.append(other.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
         return real_send(frames)
-    c.proto.sendFrames = spy
+    c.proto.send_frames = spy
     before = other.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
     c.act(c.view["actions"][0]["action"])
     assert before == 0 and seen and seen[0] == 1

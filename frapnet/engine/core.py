@@ -360,11 +360,13 @@ def seat_parts(state: State, seats: Iterable[int], public: dict, lang: str = "en
     shown = public.get("ui")
     ui_split = present_splits_ui(rules) if shown is not None else None
     hand0 = public.get("hand", ())
+    seat_view, seat_view_ui = rules.seat_view, rules.seat_view_ui
     out = []
+    append = out.append
     for s in seats:
         own: dict = {"seat": s}
         if deal is not None:
-            part = rules.seat_view(state, s, lang) if split else None
+            part = seat_view(state, s, lang) if split else None
             own.update(part if part is not None else (rules.view(state, s, lang) or {}))
         mine = legal[s] if legal is not None else None
         if mine is not None and not mine:  # no choice now (most seats, most of the time): nothing to label
@@ -374,10 +376,12 @@ def seat_parts(state: State, seats: Iterable[int], public: dict, lang: str = "en
         if shown is None:
             own["ui"] = present_ui(state, s, lang)
         elif ui_split is not None:  # None: no game paints the screen — every seat sees the public map
-            ui = present_seat_ui(state, s, shown, lang, rules.seat_view_ui(state, s, lang) if ui_split else None)
-            if ui is not shown:  # the seat's refusals, cursor, card marks…; else the public map stays
-                own["ui"] = ui
-        out.append(own)
+            part_ui = seat_view_ui(state, s, lang) if ui_split else None
+            if part_ui or type(part_ui) is not dict:  # {}: nothing of the screen is this seat's own
+                ui = present_seat_ui(state, s, shown, lang, part_ui)
+                if ui is not shown:  # the seat's refusals, cursor, card marks…; else the public map stays
+                    own["ui"] = ui
+        append(own)
     return out
 
 

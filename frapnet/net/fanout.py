@@ -44,6 +44,14 @@ class Peer(Protocol):
         """Tell it why (``closing``) and close the connection."""
 
 
+_NO_FRAME = (None, None)
+
+
+def _takes_frames(peer) -> bool:
+    """Does ``peer`` take encoded frames (``send_frame``: a HostProtocol), or only message maps?"""
+    return hasattr(peer, "send_frame")
+
+
 def send_frame(peer, msg: dict, data: bytes) -> None:
     """Send ``msg`` already encoded as ``data`` (``wire.frame(msg)``) to ``peer``: its
     ``send_frame(kind, data)`` if it has one (a HostProtocol), else ``send(msg)``."""
@@ -136,19 +144,20 @@ class Fanout:
         (:meth:`views`), then ``after`` if given (a message for everyone, encoded once: a deal's
         ``shuffle_reveal``) — each peer's frames of the change in that order, in one transport
         write (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
-        out = self._event_frames(events) if events else {}
-        for key, (p, frames) in self._view_frames().items():
-            if key in out:
-                out[key][1].extend(frames)
-            else:
-                out[key] = (p, frames)
+        out = self._view_frames()
+        if events:
+            by_lang = self._event_frames(events, {p.lang for p, _, _ in out})
+            for p, frames, msgs in out:
+                pairs, ev_msgs = by_lang[p.lang]
+                frames[:0] = pairs
+                if msgs is not None:
+                    msgs[:0] = ev_msgs
         if after is not None:
-            last = (after["type"], wire.frame(after), after)
-            for p in self.peers():
-                if id(p) in out:
-                    out[id(p)][1].append(last)
-                else:
-                    out[id(p)] = (p, [last])
+            last = (after["type"], wire.frame(after))
+            for p, frames, msgs in out:
+                frames.append(last)
+                if msgs is not None:
+                    msgs.append(after)
         self._deliver(out)
 
     def views(self) -> None:
@@ -157,7 +166,7 @@ class Fanout:
         Fan-out once (issue #9 part 5): per language, the public view is built and encoded once
         (:func:`frapnet.engine.public_view`, :class:`frapnet.net.viewcodec.PublicEncoder`: balances,
         pot, seats, the last report — big integers past 2^64 included, F6 — and the ui map); per
-        seat only its own keys are built (:func:`frapnet.engine.seat_part`: ``seat``, its hand
+        seat only its own keys are built (:func:`frapnet.engine.seat_parts`: ``seat``, its hand
         once looked — F9 — its discards, its ``actions``, and its own ui fields if any: refusals,
         cursor…) and encoded. Every frame is byte-for-byte what encoding that seat's whole view
         alone gives (tests/test_fanout.py, test_net_wire.py)."""
@@ -167,16 +176,21 @@ class Fanout:
         """Send each engine event (with its ``text`` from the game's ``frapnet_describe_event``
         in each recipient's language) to everyone; one message and one encoding per language.
         An event the plugin cannot describe or encode goes out as its type and words only."""
-        if events:
-            self._deliver(self._event_frames(events))
+        if not events:
+            return
+        peers = self.peers()
+        by_lang = self._event_frames(events, {p.lang for p in peers})
+        self._deliver([(p, list(by_lang[p.lang][0]), None if _takes_frames(p) else list(by_lang[p.lang][1]))
+                       for p in peers])
 
-    # Frames to send, per peer (keyed by id, in peers() order): (kind, data, msg) — ``msg`` the
-    # message map for a peer without ``send_frame`` (None for the others: never built for them).
-    def _view_frames(self) -> dict[int, tuple]:
+    # A change's frames to send: per peer, in peers() order, (peer, frames, msgs) — ``frames`` a
+    # list of (kind, data), ``msgs`` the same messages as maps for a peer that takes no encoded
+    # frames (a test double with ``send`` only; None for the others: never built for them).
+    def _view_frames(self) -> list[tuple]:
         t = self.table
         names, connection, deadlines = t.names, t.connection(), t.takeover.deadlines()
         public: dict[str, tuple] = {}  # lang -> (public view, its encoder; None: the game's view failed)
-        out: dict[int, tuple] = {}
+        out: list[tuple] = []
 
         def public_for(lang: str) -> tuple:
             if lang not in public:
@@ -188,20 +202,18 @@ class Fanout:
                     public[lang] = (self.view_for(None, lang, names, connection), None)
             return public[lang]
 
-        parts = self._seat_frames(public_for, t.versions.legal_now(t.state))
-        for s in t.seats:
+        seated = [s for s in t.seats if s.peer is not None]
+        parts = self._seat_frames(public_for, t.versions.legal_now(t.state), seated)
+        for s, (own, data) in zip(seated, parts):
             p = s.peer
-            if p is None:
-                continue
-            v, data = None, None
-            bytes_only = hasattr(p, "send_frame")
-            own, data = parts.get(s.index, (None, None))
+            bytes_only = _takes_frames(p)
+            v = None
             if data is not None and not bytes_only:
                 v = {**public[p.lang][0], **own}
             if data is None:  # the slow path: the seat's whole view, encoded on its own
                 v, data = self._frame_view(viewcodec.SharedEncoder(), s.index,
                                            self.view_for(s.index, p.lang, names, connection))
-            out[id(p)] = (p, [("view", data, None if bytes_only else {"type": "view", "view": v})])
+            out.append((p, [("view", data)], None if bytes_only else [{"type": "view", "view": v}]))
         spectator_frames: dict[str, tuple[dict, bytes]] = {}
         for p in t.spectators:
             if p.lang not in spectator_frames:
@@ -209,83 +221,93 @@ class Fanout:
                 spectator_frames[p.lang] = (pub, enc.public_frame()) if enc is not None else \
                     self._frame_view(viewcodec.SharedEncoder(), None, pub)
             pub, data = spectator_frames[p.lang]
-            out[id(p)] = (p, [("view", data, {"type": "view", "view": pub})])
+            out.append((p, [("view", data)], None if _takes_frames(p) else [{"type": "view", "view": pub}]))
         self._encoders = {lang: enc for lang, (_, enc) in public.items() if enc is not None}
         return out
 
-    def _seat_frames(self, public_for, legal: list | None) -> dict[int, tuple[dict, bytes]]:
-        """Per connected seat, its own part of the view (:func:`frapnet.engine.seat_parts`, one
-        call per language) and its view's frame (:meth:`frapnet.net.viewcodec.PublicEncoder.frame_parts`).
-        A seat whose language's public view failed, whose game hooks raised (each seat then
-        alone, so only the failing one loses this path) or whose part cannot be encoded has none."""
-        t = self.table
-        by_lang: dict[str, list[int]] = {}
-        for s in t.seats:
-            if s.peer is not None:
-                by_lang.setdefault(s.peer.lang, []).append(s.index)
-        out: dict[int, tuple[dict, bytes]] = {}
-        state = t.state
-        for lang, seats in by_lang.items():
+    def _seat_frames(self, public_for, legal: list | None, seated: list[Seat]) -> list[tuple]:
+        """Per seat of ``seated`` (seats with a connection), its own part of the view
+        (:func:`frapnet.engine.seat_parts`, one call per language) and its view's frame
+        (:meth:`frapnet.net.viewcodec.PublicEncoder.frame_parts`), or ``(None, None)``: a seat
+        whose language's public view failed, whose game hooks raised (each seat then alone, so
+        only the failing one loses this path) or whose part cannot be encoded."""
+        state = self.table.state
+        langs = {s.peer.lang for s in seated}
+        if len(langs) == 1:  # one language at the table (the usual case): one call, in seat order
+            groups = [(langs.pop(), seated)]
+        else:
+            by_lang: dict[str, list[Seat]] = {}
+            for s in seated:
+                by_lang.setdefault(s.peer.lang, []).append(s)
+            groups = list(by_lang.items())
+        out: dict[int, tuple] = {}
+        for lang, seats in groups:
             pub, enc = public_for(lang)
             if enc is None:
                 continue
+            index = [s.index for s in seats]
             try:
-                owns = engine.seat_parts(state, seats, pub, lang, legal)
+                owns = engine.seat_parts(state, index, pub, lang, legal)
             except Exception:  # noqa: BLE001 - a game plugin's bug: seat by seat, the failing ones left out
                 owns = []
-                for i in seats:
+                for i in index:
                     try:
                         owns.append(engine.seat_part(state, i, pub, lang, legal[i] if legal is not None else None))
                     except Exception:  # noqa: BLE001 - that seat gets its whole view, logged there
                         owns.append(None)
-            for i, own, data in zip(seats, owns, enc.frame_parts(owns)):
+            if len(groups) == 1:
+                return [(own, data) if data is not None else _NO_FRAME
+                        for own, data in zip(owns, enc.frame_parts(owns))]
+            for i, own, data in zip(index, owns, enc.frame_parts(owns)):
                 if data is not None:
                     out[i] = (own, data)
-        return out
+        return [out.get(s.index, _NO_FRAME) for s in seated]
 
-    def _event_frames(self, events: list[dict]) -> dict[int, tuple]:
+    def _event_frames(self, events: list[dict], langs: set[str]) -> dict[str, tuple[list, list]]:
+        """Per language of ``langs``: the frames of ``events`` — ``[(kind, data)]`` — and the
+        same messages as maps, each with its ``text`` in that language."""
         t = self.table
         names = t.names
-        peers = self.peers()
-        out: dict[int, tuple] = {id(p): (p, []) for p in peers}
-        for ev in events:
-            by_lang: dict[str, tuple[dict, bytes]] = {}  # one message and one encoding per language
-            for p in peers:
-                if p.lang not in by_lang:
-                    try:
-                        text = engine.describe_event(t.state, ev, names, p.lang)
-                    except Exception:  # noqa: BLE001 - a plugin's bug must not stop the table
-                        log.failure("describing event {type} failed", type=ev.get("type"))
-                        text = str(ev.get("type", "")).replace("_", " ")
-                    msg = {"type": "event", "event": dict(ev, text=text)}
-                    try:
-                        data = wire.frame(msg)
-                    except (TypeError, ValueError, OverflowError):  # a plugin's event: send its words only
-                        log.failure("event {type} cannot be sent", type=ev.get("type"))
-                        msg = {"type": "event", "event": {"type": str(ev.get("type", "")), "text": text}}
-                        data = wire.frame(msg)
-                    by_lang[p.lang] = (msg, data)
-                msg, data = by_lang[p.lang]
-                out[id(p)][1].append(("event", data, msg))
+        out: dict[str, tuple[list, list]] = {}
+        for lang in langs:
+            pairs, msgs = [], []
+            for ev in events:
+                try:
+                    text = engine.describe_event(t.state, ev, names, lang)
+                except Exception:  # noqa: BLE001 - a plugin's bug must not stop the table
+                    log.failure("describing event {type} failed", type=ev.get("type"))
+                    text = str(ev.get("type", "")).replace("_", " ")
+                msg = {"type": "event", "event": dict(ev, text=text)}
+                try:
+                    data = wire.frame(msg)
+                except (TypeError, ValueError, OverflowError):  # a plugin's event: send its words only
+                    log.failure("event {type} cannot be sent", type=ev.get("type"))
+                    msg = {"type": "event", "event": {"type": str(ev.get("type", "")), "text": text}}
+                    data = wire.frame(msg)
+                pairs.append(("event", data))
+                msgs.append(msg)
+            out[lang] = (pairs, msgs)
         return out
 
     @staticmethod
-    def _deliver(out: dict[int, tuple]) -> None:
-        """Send each peer its frames, in order: all in one call of its ``send_frames`` if it has
-        one (a HostProtocol: one transport write), else one ``send_frame`` or ``send`` each. A
-        peer whose sending raises is logged in one line and its connection aborted; the peers
-        after it still get the change."""
-        for p, frames in out.values():
+    def _deliver(out: list[tuple]) -> None:
+        """Send each peer its frames, in order — ``out``: ``(peer, frames, msgs)`` per peer, as
+        :meth:`_view_frames` gives them: all in one call of its ``send_frames`` if it has one (a
+        HostProtocol: one transport write), else one ``send_frame`` each, else ``send`` of each of
+        ``msgs``. A peer whose sending raises is logged in one line and its connection aborted;
+        the peers after it still get the change."""
+        for p, frames, msgs in out:
             try:
                 many = getattr(p, "send_frames", None)
                 if many is not None:
-                    many([(kind, data) for kind, data, _ in frames])
+                    many(frames)
                     continue
                 one = getattr(p, "send_frame", None)
-                for kind, data, msg in frames:
-                    if one is not None:
+                if one is not None:
+                    for kind, data in frames:
                         one(kind, data)
-                    else:
+                else:
+                    for msg in msgs:
                         p.send(msg)
             except Exception as exc:  # noqa: BLE001 - one broken connection must not cost the others the change
                 log.error("cannot send to {peer}: {err}; closing that connection",

@@ -215,9 +215,9 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         """Send one already encoded message of type ``kind`` (the same bytes go to many peers)."""
         self.sendFrame(kind, data)
 
-    def send_frames(self, frames: list[tuple[str, bytes]]) -> None:
-        """Send a change's encoded messages ``[(kind, data), …]`` in order, in one write."""
-        self.sendFrames(frames)
+    send_frames = wire.FramedProtocol.sendFrames
+    """Send a change's encoded messages ``[(kind, data), …]`` in order, in one write
+    (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
 
     def close(self, reason: str) -> None:
         """Tell the client why (``closing``), then close after what is already written."""

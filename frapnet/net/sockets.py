@@ -46,9 +46,10 @@ def tune_tcp(transport) -> None:
                 pass
 
 
-def write_now(transport, datas: list[bytes]) -> int:
+def write_now(transport, datas: list[bytes], total: bool = False) -> int:
     """Write ``datas`` (byte strings, in order) to ``transport``; returns how many bytes the
-    kernel took at once (0: all of it went through the transport's own buffer).
+    kernel took at once (0: all of it went through the transport's own buffer), or with
+    ``total`` the number of bytes written in all.
 
     On a plain TCP transport (``twisted.internet.tcp.Server``/``Client``, no TLS) that is
     connected, not closing and has nothing buffered, the bytes are joined and ``send`` once;
@@ -64,9 +65,9 @@ def write_now(transport, datas: list[bytes]) -> int:
             sent = 0
         if sent < len(data):
             transport.write(memoryview(data)[sent:].tobytes() if sent else data)
-        return sent
+        return len(data) if total else sent
     transport.writeSequence(datas)
-    return 0
+    return sum(map(len, datas)) if total else 0
 
 
 def close_after_reading(transport, clock, timeout: float):

@@ -234,6 +234,7 @@ class FramedProtocol(Int32StringReceiver):
     max_queued = 1024 * 1024
 
     _paused = False
+    _closing = False
     overflowed = False
     bytes_sent = 0
 
@@ -258,7 +259,7 @@ class FramedProtocol(Int32StringReceiver):
 
     # inbound -----------------------------------------------------------------------------
     def stringReceived(self, body: bytes) -> None:
-        if getattr(self, "_closing", False):
+        if self._closing:
             return
         try:
             msg = decode(body)
@@ -279,7 +280,7 @@ class FramedProtocol(Int32StringReceiver):
     # outbound ----------------------------------------------------------------------------
     def sendMessage(self, msg: dict) -> None:
         """Encode and send ``msg`` (or queue it while the peer is not reading)."""
-        if getattr(self, "_closing", False) or self.transport is None:
+        if self._closing or self.transport is None:
             return
         self.sendFrame(msg.get("type"), frame(msg))
 
@@ -293,12 +294,10 @@ class FramedProtocol(Int32StringReceiver):
         write, handed to the kernel at once when nothing is waiting (:func:`frapnet.net.sockets.write_now`:
         no reactor wake-up per connection); while the peer is not reading they are queued one by
         one, a queued view replaced by a newer one."""
-        if getattr(self, "_closing", False) or self.transport is None or not frames:
+        if self._closing or self.transport is None or not frames:
             return
         if not self._paused and not self._queue:
-            datas = [data for _, data in frames]
-            self.bytes_sent += sum(map(len, datas))
-            write_now(self.transport, datas)
+            self.bytes_sent += write_now(self.transport, [data for _, data in frames], True)
             return
         for kind, data in frames:
             self._enqueue(kind, data)
