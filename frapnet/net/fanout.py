@@ -47,9 +47,19 @@ class Peer(Protocol):
 _NO_FRAME = (None, None)
 
 
+_TAKES_FRAMES: dict[type, bool] = {}
+
+
 def _takes_frames(peer) -> bool:
-    """Does ``peer`` take encoded frames (``send_frame``: a HostProtocol), or only message maps?"""
-    return hasattr(peer, "send_frame")
+    """Does ``peer`` take encoded frames (``send_frame``: a HostProtocol), or only message maps?
+    (Asked of its class, once.)"""
+    kind = type(peer)
+    takes = _TAKES_FRAMES.get(kind)
+    if takes is None:
+        takes = hasattr(peer, "send_frame")
+        if hasattr(kind, "send_frame"):  # a method of the class: the same for all its peers
+            _TAKES_FRAMES[kind] = takes
+    return takes
 
 
 def send_frame(peer, msg: dict, data: bytes) -> None:
@@ -71,6 +81,18 @@ class Fanout:
         self._encoders: dict[str, viewcodec.PublicEncoder] = {}
         """Per language, the encoder of the last public view sent: what is unchanged since keeps
         its bytes (the score sheet's rows, the last report, unchanged balances)."""
+        self._lists: dict[str, list] = {}
+        """The last ``names``, ``connection`` and ``deadlines`` lists sent: an equal new one is
+        replaced by the very same object, whose bytes the encoder then reuses."""
+
+    def _same(self, key: str, value: list) -> list:
+        """``value``, or the last list sent under ``key`` if it is equal (lists of str, float or
+        None: equal means the same bytes)."""
+        last = self._lists.get(key)
+        if last == value:
+            return last
+        self._lists[key] = value
+        return value
 
     def peers(self) -> list:
         """Every connection at the table: the seats' (in seat order), then the spectators."""
@@ -144,9 +166,10 @@ class Fanout:
         (:meth:`views`), then ``after`` if given (a message for everyone, encoded once: a deal's
         ``shuffle_reveal``) — each peer's frames of the change in that order, in one transport
         write (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
-        out = self._view_frames()
+        names = self._same("names", self.table.names)
+        out = self._view_frames(names)
         if events:
-            by_lang = self._event_frames(events, {p.lang for p, _, _ in out})
+            by_lang = self._event_frames(events, {p.lang for p, _, _ in out}, names)
             for p, frames, msgs in out:
                 pairs, ev_msgs = by_lang[p.lang]
                 frames[:0] = pairs
@@ -186,9 +209,12 @@ class Fanout:
     # A change's frames to send: per peer, in peers() order, (peer, frames, msgs) — ``frames`` a
     # list of (kind, data), ``msgs`` the same messages as maps for a peer that takes no encoded
     # frames (a test double with ``send`` only; None for the others: never built for them).
-    def _view_frames(self) -> list[tuple]:
+    def _view_frames(self, names: list | None = None) -> list[tuple]:
         t = self.table
-        names, connection, deadlines = t.names, t.connection(), t.takeover.deadlines()
+        same = self._same
+        names = same("names", t.names) if names is None else names
+        connection = same("connection", t.connection())
+        deadlines = same("deadlines", t.takeover.deadlines())
         public: dict[str, tuple] = {}  # lang -> (public view, its encoder; None: the game's view failed)
         out: list[tuple] = []
 
@@ -263,11 +289,12 @@ class Fanout:
                     out[i] = (own, data)
         return [out.get(s.index, _NO_FRAME) for s in seated]
 
-    def _event_frames(self, events: list[dict], langs: set[str]) -> dict[str, tuple[list, list]]:
+    def _event_frames(self, events: list[dict], langs: set[str], names: list | None = None) -> dict[str, tuple[list, list]]:
         """Per language of ``langs``: the frames of ``events`` — ``[(kind, data)]`` — and the
-        same messages as maps, each with its ``text`` in that language."""
+        same messages as maps, each with its ``text`` in that language (``names``: the seats'
+        names, if the caller has them)."""
         t = self.table
-        names = t.names
+        names = t.names if names is None else names
         out: dict[str, tuple[list, list]] = {}
         for lang in langs:
             pairs, msgs = [], []

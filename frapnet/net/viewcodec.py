@@ -5,7 +5,8 @@ a seat's view from :meth:`PublicEncoder.frame_part` with its own keys last. Pure
 """
 from __future__ import annotations
 
-from operator import is_
+from itertools import compress
+from operator import is_, is_not
 
 from frapnet.net import wire
 
@@ -131,32 +132,47 @@ class PublicEncoder:
     by identity, exact as long as nothing the views hold is changed in place; engine states never are).
     """
 
-    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs")
+    __slots__ = ("_head", "_keys", "_values", "_chunks", "_index", "_kind", "_field", "_runs", "_masks")
 
     def __init__(self, kind: str, field: str, public: dict, previous: "PublicEncoder | None" = None) -> None:
         pack = wire.encode
         self._kind, self._field = kind, field
         self._head = b"\x82\xa4type" + _key_bytes(kind) + _key_bytes(field) + _map_header(len(public))
-        self._keys = tuple(public)
-        self._values = tuple(public.values())
-        self._index = {k: i for i, k in enumerate(public)}
+        keys = self._keys = tuple(public)
+        values = self._values = tuple(public.values())
         self._runs: dict[tuple, bytes] = {}  # seats' own keys -> the public bytes without them
+        if previous is not None and previous._keys == keys:  # the same shape: its index and masks
+            self._index, self._masks = previous._index, previous._masks
+        else:
+            self._index, self._masks = {k: i for i, k in enumerate(keys)}, {}
+        # self._masks: seats' own keys -> per public key, whether a seat's frame keeps it
         if previous is None or previous._kind != kind or previous._field != field:
             self._chunks = [_key_bytes(k) + pack(v) for k, v in public.items()]
             return
+        old_values, old = previous._values, previous._chunks
+        if previous._keys == keys:  # the same keys in the same order (every change within a deal)
+            chunks = self._chunks = list(old)
+            # only the values that are not the very objects of the last change (found in C: most are)
+            for i in compress(range(len(keys)), map(is_not, values, old_values)):
+                k, v = keys[i], values[i]
+                if len(old[i]) < _REUSE_FROM:  # short: packing it again costs less than comparing
+                    chunks[i] = (_KEY_BYTES.get(k) or _key_bytes(k)) + pack(v)
+                else:
+                    chunks[i] = _reused(k, v, old_values[i], old[i])
+            return
         chunks = self._chunks = []
         append = chunks.append
-        at, values, old, keyed = previous._index.get, previous._values, previous._chunks, _KEY_BYTES.get
+        at, keyed = previous._index.get, _KEY_BYTES.get
         for k, v in public.items():
             i = at(k)
             if i is None:
                 append(_key_bytes(k) + pack(v))
-            elif v is values[i]:  # the very object of the last change: its bytes
+            elif v is old_values[i]:  # the very object of the last change: its bytes
                 append(old[i])
-            elif len(old[i]) < _REUSE_FROM:  # short: packing it again costs less than comparing
+            elif len(old[i]) < _REUSE_FROM:
                 append((keyed(k) or _key_bytes(k)) + pack(v))
             else:
-                append(_reused(k, v, values[i], old[i]))
+                append(_reused(k, v, old_values[i], old[i]))
 
     def public_frame(self) -> bytes:
         """The frame of the public view itself (a spectator's)."""
@@ -212,11 +228,14 @@ class PublicEncoder:
     def _rest(self, keys: tuple) -> bytes | None:
         """The frame's head and the public bytes without ``keys`` (remembered), or None if some
         key of ``keys`` is not in the public view."""
-        index = self._index
-        if not all(k in index for k in keys):
-            return None
-        skip = {index[k] for k in keys}
-        rest = self._runs[keys] = self._head + b"".join([c for i, c in enumerate(self._chunks) if i not in skip])
+        mask = self._masks.get(keys)
+        if mask is None:
+            index = self._index
+            if not all(k in index for k in keys):
+                return None
+            skip = {index[k] for k in keys}
+            mask = self._masks[keys] = [i not in skip for i in range(len(self._chunks))]
+        rest = self._runs[keys] = self._head + b"".join(compress(self._chunks, mask))
         return rest
 
     def frame(self, kind: str, field: str, body: dict) -> bytes:
