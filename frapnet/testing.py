@@ -1,6 +1,7 @@
 """Helpers for frapnet's tests and for plugin authors' tests (pure; no Twisted).
 
-- :func:`shared_dir` / :func:`case_files`: the shared rule books and cases (``../shared``).
+- :func:`shared_dir` / :func:`case_files`: the shared rule books and cases (``../shared``);
+  :func:`require_shared` skips a test that reads them where they are missing (or fails it, under CI).
 - :func:`matches`: compare a replay result with a case's ``expect`` (cases/README.md).
 - :func:`random_deals`: play random legal deals of any registered game, checking nothing;
   property tests build on it.
@@ -32,8 +33,60 @@ def shared_dir() -> Path:
     return here.parent / "shared"
 
 
+def _ci() -> bool:
+    """True under CI (``CI`` set to anything but empty, 0, false or no; CI services set CI=true)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def shared_problem() -> tuple[str, bool] | None:
+    """Why the shared rule cases (``shared_dir() / "cases"``) cannot be read here, or None if they can.
+
+    Returns ``(reason, error)``. ``error`` is False only for a checkout with no shared folder
+    beside it and not under CI: the tests that read the cases skip with ``reason``. It is True —
+    the tests fail, naming it — when ``$FRAPNET_SHARED`` names a folder without ``cases/`` (a
+    wrong path is a mistake to report, not to skip), when a ``shared`` folder is there but has no
+    ``cases/``, and under CI (``CI=true``), where a skip would silently leave the rule cases out.
+    """
+    how = "put the shared folder (rule books in spec/, cases in cases/) beside the clone as ../shared, " \
+          "or set FRAPNET_SHARED=/path/to/shared"
+    env = os.environ.get("FRAPNET_SHARED")
+    if env:
+        d = Path(env)
+        if (d / "cases").is_dir():
+            return None
+        what = "has no cases/ folder" if d.is_dir() else "does not exist"
+        return f"FRAPNET_SHARED={env} {what}: set it to the shared folder (with cases/ and spec/), or unset it " \
+               f"to use ../shared beside the clone", True
+    d = shared_dir()
+    if (d / "cases").is_dir():
+        return None
+    if d.exists():
+        return f"the shared rule cases are missing: {d} has no cases/ folder; {how}", True
+    reason = f"the shared rule cases are missing: there is no {d} beside the clone; {how}"
+    if _ci():
+        return reason + " (CI is set: the rule cases must run there, so this fails rather than skips)", True
+    return reason, False
+
+
+def require_shared() -> Path:
+    """:func:`shared_dir`, for a test that reads the shared rule books or cases: where they are
+    missing, skips the test naming what is missing and how to provide it, or fails it instead
+    when :func:`shared_problem` says that is an error (a wrong ``$FRAPNET_SHARED``, CI). frapnet's
+    own tests mark such tests ``@pytest.mark.shared`` (conftest.py calls this before each)."""
+    import pytest
+
+    problem = shared_problem()
+    if problem is not None:
+        reason, error = problem
+        if error:
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    return shared_dir()
+
+
 def case_files(game: str | None = None) -> list[Path]:
-    """The shared case files, optionally only those whose record plays ``game``."""
+    """The shared case files, optionally only those whose record plays ``game`` (none where the
+    shared folder is missing: see :func:`require_shared`)."""
     import json
 
     files = sorted((shared_dir() / "cases").glob("*.json"))

@@ -253,6 +253,7 @@ def _closing(conns):
     return got[0][0]
 
 
+@pytest.mark.shared
 def test_a_move_that_would_pass_1000_digits_ends_the_match_before_it_issue_9(tmp_path):
     """Issue #9 / F6: ante 10^999 (pot 4·10^999, 1,000 digits); the deal's last card settles it
     with remises making a pot of 12·10^999 — 1,001 digits, which no client could decode. The
@@ -279,6 +280,7 @@ def test_a_move_that_would_pass_1000_digits_ends_the_match_before_it_issue_9(tmp
     assert record.replay_json(full)["pot"] == 12 * 10 ** 999  # F6: a record still holds it (replay reads it)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("ante, ends", [(10 ** 990, True), (10 ** 987, False)], ids=["992-digit pot", "989-digit pot"])
 def test_between_deals_amounts_past_990_digits_end_the_match_issue_9(tmp_path, ante, ends):
     """Issue #9 / F6: the worked deal played to its end at ante 10^990 leaves a pot of 12·10^990
@@ -305,6 +307,7 @@ def test_between_deals_amounts_past_990_digits_end_the_match_issue_9(tmp_path, a
     assert res["ok"] and res["deals"][0]["outcome"] == "played" and res["balances"] == st.balances
 
 
+@pytest.mark.shared
 def test_no_frame_carries_an_integer_past_1000_digits_and_no_host_resumes_one_issue_9(tmp_path):
     """The encoder refuses what every decoder refuses (too_large, naming the limit), and `frapnet
     host --resume` of a record whose amounts passed 1,000 digits (the worked deal at ante 10^999:

@@ -1,7 +1,8 @@
 """Every deal record in ../shared/cases/ replays to its `expect` (record-format.md, cases/README.md).
 
 A new case file is picked up with no code change. A case whose game is not installed is skipped
-with the reason (CI installs every variant, so none is skipped there).
+with the reason (CI installs every variant, so none is skipped there). Without ../shared (and no
+FRAPNET_SHARED) every test here skips saying so; under CI=true they fail instead (conftest.py).
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from frapnet.testing import case_files, matches, shared_dir
 
 CASES = shared_dir() / "cases"
 CASE_FILES = case_files()
+
+pytestmark = pytest.mark.shared
 
 
 def test_cases_exist():

@@ -174,3 +174,39 @@ def test_the_russian_sentence_of_each_join_mistake():
     assert say("no password given", "ru") == "пароль не указан"
     assert say("[Errno 101] Network is unreachable", "ru") == "[Errno 101] Network is unreachable"
     assert say("no password given", "en") == "no password given"
+
+
+def _commands():
+    import argparse
+
+    from frapnet import cli
+    sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices
+
+
+def test_every_commands_help_names_only_options_it_has():
+    """A newcomer's report: `frapnet host --help` said expert thinks "--think seconds a move", but
+    only `frapnet bot` has --think. Every option a command's --help names is one of its own."""
+    import re
+
+    wrong = {}
+    for name, parser in _commands().items():
+        own = {o for a in parser._actions for o in a.option_strings}
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", parser.format_help()))
+        if named - own:
+            wrong[name] = sorted(named - own)
+    assert wrong == {}
+    assert {"play", "host", "bot", "arena"} <= set(_commands())
+
+
+@pytest.mark.parametrize("command, think", [("host", False), ("play", False), ("bot", True)])
+def test_level_help_names_expert_time_as_the_command_can_set_it(command, think):
+    """`frapnet host --help` and `play --help` (no --think) give expert's default time a move;
+    `frapnet bot --help` names its --think option, which it has."""
+    p = frapnet(command, "--help")
+    assert p.returncode == 0 and p.stderr == ""
+    text = " ".join(p.stdout.split())
+    budget = "--think seconds" if think else "0.4 s"
+    assert f"expert: searches sampled deals to the end for the best mean result ({budget} a move) (default)" in text
+    assert ("--think SECONDS expert: wall-time budget per decision (default 0.4)" in text) is think
+    assert ("--think" in text) is think

@@ -659,6 +659,7 @@ def test_F23_each_trick_pays_quarter_pot_at_once():
     assert st.balances == [-500, 200, 0, -500]
 
 
+@pytest.mark.shared
 def test_F24_s0_worked_example():
     case = json.loads((shared_dir() / "cases" / "frap-s0-worked-example.json").read_text())
     st, res = record.replay(case["record"])

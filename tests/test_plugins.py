@@ -422,6 +422,7 @@ def test_frapnet_games_with_broken_plugins(broken_dir):
     assert "not loaded (see `frapnet plugins`): " in t.stdout and "dup_game: game name 'frap'" in t.stdout
 
 
+@pytest.mark.shared
 def test_replay_of_a_frap_case_works_beside_broken_plugins(broken_dir, tmp_path):
     case = json.loads((CASES / "frap-s0-worked-example.json").read_text())
     f = tmp_path / "rec.json"

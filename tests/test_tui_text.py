@@ -181,7 +181,9 @@ def test_issue10_every_host_error_and_closing_reason_reads_russian_in_the_russia
     english = sorted(r for r in reasons if not CYRILLIC.search(s.closing_reason(r)))
     assert not english, f"closing reasons shown in English by the Russian client: {english}"
     assert s.closing_reason("replaced by a new connection with this seat's token") == \
-        "ваше место заняло новое подключение с его жетоном"
+        "это место заняло другое подключение с его жетоном"
+    from frapnet.net.protocol import CLOSING_CODES, LEFT, REPLACED
+    assert {REPLACED, LEFT} <= reasons and set(CLOSING_CODES) == {REPLACED, LEFT}  # the host's words, and their codes
 
 
 def test_issue10_a_host_error_is_shown_in_the_clients_language():
@@ -230,7 +232,9 @@ def test_issue10_the_web_page_has_russian_words_for_the_hosts_closing_reasons():
     js = (Path(__file__).resolve().parent.parent / "frapnet/net/web_assets/app.js").read_text(encoding="utf-8")
     words = page_words()
     replaced = "replaced by a new connection with this seat's token"  # the page says its own sentence
-    assert 'String(msg.reason || "").startsWith("replaced")' in js
+    # closing's code, or from an older host the code of its exact reason (frapnet.net.protocol.CLOSING_CODES)
+    assert 'if (closingCode(msg) === "replaced") {' in js
+    assert '{ "replaced by a new connection with this seat\'s token": "replaced", "you left the table": "left" }' in js
     missing = sorted(r for r in host_closing_reasons() - {replaced} if not CYRILLIC.search(words.get(r, "")))
     assert not missing, f"closing reasons without a Russian word in app.js: {missing}"
     assert words["you left the table"] == "вы вышли из-за стола"

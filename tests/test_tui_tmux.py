@@ -561,3 +561,62 @@ def test_closed_terminal_then_join_again_takes_the_seat_back_with_the_saved_toke
         for h in hosts:
             h.kill()
             h.wait(10)
+
+
+def test_a_second_join_under_the_same_name_takes_the_seat_over_and_the_first_says_so_without_a_fairness_alarm(
+        tmp_path):
+    """A newcomer's report: two terminals of one account; the second `frapnet join` under the same
+    --name takes the seat over mid-deal with the saved token (the reconnect path, as intended) —
+    and the first said "DEAL 1 FAILED THE FAIRNESS CHECK: the host never revealed its seed". Now
+    the first says plainly that the seat was taken over (closing's code "replaced"), with no
+    alarm; quitting it keeps the saved token and says why on the restored terminal; the second
+    plays deal 1 to its end and checks it (✓)."""
+    host = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1",
+                             "--players", "2", "--bots", "1", "--no-announce", "--seed", "5", "--name", "Twice",
+                             "--grace", "60", "--pause", "30"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    state = tmp_path / "state"
+    store = state / "frapnet" / "tokens.json"
+    taken = ("This seat was taken over by another connection with its token (another terminal or window, perhaps); "
+             "the game goes on there.")
+    ts = []
+    try:
+        port = int(re.search(r"on 127\.0\.0\.1:(\d+)", host.stdout.readline()).group(1))
+        cmd = (f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 XDG_STATE_HOME={state} {sys.executable} -m frapnet "
+               f"join 127.0.0.1:{port} --name Olga --lang en; echo FRAPNET-EXIT=$?; sleep 60")
+        first = Tmux(cmd, 100, 30)
+        ts.append(first)
+        first.wait(lambda s: "[l] Look" in s and "Olga (you)" in s, 20, "the table")
+        first.keys("l")  # deal 1 seen: its check is under way in this client
+        faces = hand_faces(first.wait(lambda s: len(hand_faces(s)) == 4, 10, "the hand face up"))
+        entry = json.loads(store.read_text())[f"127.0.0.1:{port}/"]["Olga"]
+        second = Tmux(cmd, 100, 30)  # another terminal of the same account, the same name
+        ts.append(second)
+        back = second.wait(lambda s: "Olga (you)" in s and len(hand_faces(s)) == 4, 20, "the seat taken over")
+        assert hand_faces(back) == faces
+        said = first.wait(lambda s: taken in " ".join(s.split()), 10, "the first terminal to say why")
+        assert "FAIRNESS" not in said and "NOT FAIR" not in said and "never revealed" not in said, said
+        assert said.rstrip().splitlines()[-1].endswith("seat taken over"), said  # the status bar
+        def saved():  # the second terminal saved the same token again (a newer "saved" time)
+            return {k: v for k, v in json.loads(store.read_text())[f"127.0.0.1:{port}/"]["Olga"].items() if k != "saved"}
+        kept = {k: v for k, v in entry.items() if k != "saved"}
+        assert saved() == kept and set(json.loads(store.read_text())[f"127.0.0.1:{port}/"]) == {"Olga"}
+        first.keys("q")  # closed: quits without asking
+        out = first.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "the first frapnet to exit")
+        assert "FRAPNET-EXIT=0" in out and taken in " ".join(out.split()) and "FAIRNESS" not in out, out
+        assert saved() == kept  # the other terminal's seat: its token stays saved
+        # the deal goes on in the second terminal, which is shown its reveal and checks it
+        deadline = time.monotonic() + 60
+        screen = second.capture()
+        while "✓ deal 1 fair" not in screen:
+            assert time.monotonic() < deadline, screen
+            if _drive(second, screen):
+                second.wait(lambda x, s=screen: x != s, 10, "the screen to change")
+            time.sleep(0.05)
+            screen = second.capture()
+        assert "FAIRNESS" not in screen and "NOT FAIR" not in screen and "Olga (you)" in screen, screen
+    finally:
+        for t in ts:
+            t.kill()
+        host.terminate()
+        host.wait(timeout=10)

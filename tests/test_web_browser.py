@@ -351,7 +351,14 @@ def test_reload_mid_deal_returns_to_the_same_seat(browser):
         wait(lambda: (state(d)["welcome"] or {}).get("seat") == seat, 20, "the second tab at the seat")
         d.switch_to.window(first_tab)
         wait(lambda: state(d)["closed"] is not None, 10, "the first tab to give the seat up")
-        assert "another window" in d.find_element(By.ID, "turn").text
+        taken = ("This seat was taken over by another connection with its token (another window or device, "
+                 "perhaps); the game goes on there.")
+        assert d.find_element(By.ID, "turn").text == taken
+        old = state(d)  # closing's code "replaced": said plainly, the token kept, no fairness alarm
+        assert old["status"] == "closed" and old["closed"]["replaced"] is True
+        assert old["log"][-1] == {"kind": "status", "text": taken}
+        assert not [x for x in old["log"] if "FAIRNESS" in x["text"]], old["log"]
+        assert d.find_element(By.ID, "status").text == "seat taken over"
         time.sleep(2)
         d.switch_to.window(d.window_handles[-1])
         assert state(d)["status"] == "connected" and state(d)["closed"] is None

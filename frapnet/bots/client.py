@@ -48,7 +48,7 @@ class Bot:
     ``reactor``.
 
     Attributes: ``client`` (the TableClient), ``moves`` (actions sent), ``rejected`` (actions the
-    host refused), ``checked`` and ``unfair`` (deals whose shuffle checked, or failed; a deal interrupted by a host that resumes the match is neither, issue #9), ``result`` (the ``closing`` message's result dict, or None), ``done`` (a
+    host refused), ``checked`` and ``unfair`` (deals whose shuffle checked, or failed; a deal interrupted by a host that resumes the match is neither, issue #9, as is one this connection departed from), ``result`` (the ``closing`` message's result dict, or None), ``done`` (a
     Deferred firing with ``result`` once the bot has stopped for good).
     Raises ValueError for an unknown level or a negative delay.
     """
@@ -206,8 +206,9 @@ class Bot:
         if verdict.bad:
             self.unfair += 1
             log.warn("seat {seat}: {text}", seat=self.client.seat, text=verdict.text)
-        elif verdict.status == "interrupted":  # the host stopped mid-deal and resumes (issue #9)
-            log.info("seat {seat}: {text}", seat=self.client.seat, text=verdict.text)  # neither checked nor failed
+        elif verdict.status in ("interrupted", "departed"):  # the host stopped mid-deal and resumes (issue #9),
+            # or the deal goes on without this connection (closing's code): neither checked nor failed
+            log.info("seat {seat}: {text}", seat=self.client.seat, text=verdict.text)
         else:
             self.checked += 1
 

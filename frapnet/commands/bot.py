@@ -14,7 +14,7 @@ HELP = "a computer player: join a table (HOST:PORT or a table name) and play it 
 def add_level_arguments(p):
     """``--level``, ``--think``, ``--iterations`` (frapnet.commands._options)."""
     from frapnet.commands._options import add_level_argument, add_search_arguments
-    add_level_argument(p)
+    add_level_argument(p, think_option=True)
     add_search_arguments(p)
 
 

@@ -39,7 +39,7 @@ from twisted.logger import Logger
 
 from frapnet.net import wire
 from frapnet.net.dealcheck import DealChecker
-from frapnet.net.protocol import PROTOCOL_VERSION
+from frapnet.net.protocol import PROTOCOL_VERSION, closing_code
 
 log = Logger(namespace="frapnet.client")
 
@@ -286,9 +286,11 @@ class TableClient:
         elif kind == "closing":
             self.closing = msg
             self._done = True
-            # a dealt deal never revealed: its verdict goes to on_fairness (failed, or interrupted
-            # when the host's journal resumes the match, ``resumable``: issue #9)
-            self.checker.closing(resumable=msg.get("resumable") is True)
+            # a dealt deal never revealed: its verdict goes to on_fairness (failed; interrupted
+            # when the host's journal resumes the match, ``resumable``: issue #9; departed when
+            # the deal goes on without this connection — another took the seat with its token,
+            # or we left: ``code``)
+            self.checker.closing(resumable=msg.get("resumable") is True, code=closing_code(msg))
             # (a subclass that overrides _message to report closing itself is not called twice)
             if self.on_closing is not None and type(self)._message is TableClient._message:
                 self.on_closing(msg)

@@ -20,6 +20,7 @@ from frapnet import fairness
 
 OK, PARTIAL, MISMATCH, UNCHECKED = "ok", "partial", "mismatch", "unchecked"
 INTERRUPTED = "interrupted"  # the host stopped mid-deal and resumes the match (issue #9)
+DEPARTED = "departed"  # this connection left the deal, which goes on without it (closing's code)
 
 
 @dataclass
@@ -30,7 +31,9 @@ class Verdict:
     ``problem`` says what), ``"unchecked"`` (the deal was not followed from its start) or
     ``"interrupted"`` (the host stopped before revealing it and its journal resumes the match:
     not a failure; it is checked if its reveal comes to this checker after the resume, issue #9)
-    — and ``text``, one line for people."""
+    or ``"departed"`` (this connection left the deal before its reveal — it left the table, or
+    another connection took its seat with its token — and the deal goes on without it: not
+    checked here, not a failure) — and ``text``, one line for people."""
     deal: int
     status: str
     text: str
@@ -167,12 +170,20 @@ class DealChecker:
         if d is not None and event.get("type") == "play" and isinstance(event.get("card"), str):
             d.played.add((event.get("seat"), event["card"]))
 
-    def closing(self, resumable: bool = False) -> list[Verdict]:
+    def closing(self, resumable: bool = False, code: str | None = None) -> list[Verdict]:
         """The host is closing: a dealt deal that was never revealed is flagged — unless the
         host says it is ``resumable`` (``closing``'s ``resumable``, issue #9): then the deal was
-        interrupted, is kept, and is checked when its reveal comes after the resume."""
+        interrupted, is kept, and is checked when its reveal comes after the resume; or unless
+        this connection is leaving a deal that goes on without it (``closing``'s ``code``
+        ``"replaced"``: another connection took the seat with its token, and is shown the reveal;
+        ``"left"``: we left the table): then it is "departed", not checked here."""
         if resumable:
             return [self._verdict(d, INTERRUPTED, None) for d in sorted(self.deals) if self.deals[d].seen_view]
+        if code in ("replaced", "left"):
+            gone = [d for d in sorted(self.deals) if self.deals[d].seen_view]
+            for d in gone:
+                del self.deals[d]
+            return [self._verdict(d, DEPARTED, None) for d in gone]
         return [v for d in sorted(self.deals) for v in self._unrevealed(d)]
 
     # --- the check ----------------------------------------------------------------------------
@@ -291,6 +302,9 @@ class DealChecker:
             text = f"✓ deal {deal}: the commitment and nonces check; {problem}"
         elif status == UNCHECKED:
             text = f"deal {deal} not checked: {problem}"
+        elif status == DEPARTED:
+            text = (f"deal {deal} not checked here: this connection left it before the host revealed its "
+                    f"shuffle (the deal goes on without it)")
         elif status == INTERRUPTED:
             text = (f"deal {deal} was interrupted: the host stopped before revealing its shuffle; it is "
                     f"checked when the host reveals it after resuming (if it cannot be checked then, "

@@ -65,6 +65,25 @@ ERROR_CODES = {
     "bad_nonce": "a nonce whose SHA-256 is not the hash the seat sent (the seat is left out of the shuffle)",
 }
 
+REPLACED = "replaced by a new connection with this seat's token"
+"""``closing``'s reason when another connection took this connection's seat with its token."""
+LEFT = "you left the table"
+"""``closing``'s reason in answer to ``leave``."""
+CLOSING_CODES = {REPLACED: "replaced", LEFT: "left"}
+"""``closing``'s optional ``code`` (for programs; ``reason`` is for people), by reason. Either way
+the deal goes on at the table without this connection: a deal it was not shown the reveal of
+was not failed by the host (docs/protocol.md "closing")."""
+
+
+def closing_code(msg: dict) -> str | None:
+    """A ``closing`` message's ``code`` (``"replaced"``, ``"left"``), or None: the field, else — from
+    a host older than the field — the code of its exact ``reason`` (:data:`CLOSING_CODES`)."""
+    code = msg.get("code")
+    if isinstance(code, str):
+        return code
+    reason = msg.get("reason")
+    return CLOSING_CODES.get(reason) if isinstance(reason, str) else None
+
 
 class ProtocolError(Exception):
     """A message the host (or client) refuses: ``code`` (see ERROR_CODES), ``message``,

@@ -12,7 +12,7 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from frapnet.net import wire
-from frapnet.net.protocol import ProtocolError, check_client_message, error_message, for_log, name_key
+from frapnet.net.protocol import CLOSING_CODES, ProtocolError, check_client_message, error_message, for_log, name_key
 from frapnet.net.seats import seat_with_token
 from frapnet.net.sockets import close_after_reading
 from frapnet.net.table import Table
@@ -220,8 +220,13 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
 
     def close(self, reason: str) -> None:
-        """Tell the client why (``closing``), then close after what is already written."""
-        self.sendMessage({"type": "closing", "reason": reason, "result": None})
+        """Tell the client why (``closing``, with its ``code`` where the reason has one:
+        :data:`frapnet.net.protocol.CLOSING_CODES`), then close after what is already written."""
+        msg = {"type": "closing", "reason": reason, "result": None}
+        code = CLOSING_CODES.get(reason)
+        if code is not None:
+            msg["code"] = code
+        self.sendMessage(msg)
         self.dropConnection(reason)
 
     def connectionLost(self, reason=None) -> None:

@@ -419,10 +419,10 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         if not ui.quitting:
             client.close()
         else:
-            if remember and not screen.resumable:
+            if remember and not (screen.resumable or screen.replaced):
                 # leaving gives the seat up: its token is no use any more — unless the host closed
-                # the table saying it resumes the match (closing's resumable, issue #9): quitting
-                # then leaves nothing, and the same join command takes the seat back
+                # the table saying it resumes the match (closing's resumable, issue #9), or another
+                # connection took the seat with it (closing's code "replaced": this player's other terminal)
                 _forget()
             # let the leave message go out before the connection closes
             await _sleep(reactor, 0.05)

@@ -27,8 +27,7 @@ from frapnet.tui.fairtext import problem_text
 from frapnet.tui.keys import KeysMixin
 from frapnet.tui.rematch import RematchMixin
 from frapnet.tui.scores import ScoresMixin
-from frapnet.tui.text import (DEAL_INTERRUPTED, HOST_STOPPED, NAME_CELLS, error_text, fmt_amount, safe_name, safe_text,
-                              width)
+from frapnet.tui.text import DEAL_INTERRUPTED, NAME_CELLS, error_text, safe_name, safe_text, width
 from frapnet.tui.viewdata import clean_view, in_deal, report_balances, table_rules_lines
 
 LOG_LINES = 500
@@ -77,6 +76,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         self._settled: set = set()                # deal numbers whose settlement was shown
         self.closed: str | None = None            # the host's reason, once the table has closed
         self.resumable = False                    # the host said the match resumes (closing's resumable, issue #9)
+        self.replaced = False                     # another connection took this seat with its token (closing's code)
         self.local = False                        # the host runs in this process (frapnet play)
         self._turn_up_seen: set = set()           # deals that showed a turn-up card (F10)
         self._explained = False                   # the game's goal and the table rules are logged
@@ -208,34 +208,6 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         text = safe_text(event.get("text")) or safe_text(event.get("type", "?")).replace("_", " ")
         self.add_log("event", self._short_names(text))
 
-    def set_closing(self, msg: dict) -> None:
-        """The host closed the table (``{"reason": str, "result": {"balances": [...], "pot": n}}``):
-        say so with the final balances; the score sheet opens; quitting no longer asks."""
-        if self.closed is not None or not isinstance(msg, dict):
-            return
-        _ = self._
-        self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 300))  # cut to 80 unless known
-        self.rematch = None
-        res = msg.get("result") if isinstance(msg.get("result"), dict) else {}
-        bal = None
-        for k in ("balances", "points"):
-            b = res.get(k)
-            if isinstance(b, list) and b and all(isinstance(x, int) and not isinstance(x, bool) for x in b):
-                bal = b
-                break
-        self.final_result = bal
-        text = _("The table has closed ({reason}).").format(reason=self.closed)
-        if bal:
-            text += " " + _("Final balances:") + " " + ", ".join(
-                f"{self.name(i)} {fmt_amount(b)}" for i, b in enumerate(bal))
-        self.add_log("status", text)
-        if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
-            self.resumable = True
-            self.add_log("status", _(HOST_STOPPED))
-        self.add_log("status", _("Press q to quit."))
-        if self.scores:
-            self._open_scores()
-
     def add_chat(self, msg: dict) -> None:
         if not isinstance(msg, dict):
             return
@@ -269,7 +241,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         elif status == "partial":
             self.fair_deal = deal
             self.add_log("status", _("✓ deal {n}: commitment and nonces check; cards not checked here").format(n=deal))
-        else:
+        elif status != "departed":  # departed: the deal goes on without this connection (set_closing says why)
             self.add_log("status", _("Deal {n} was not checked (you did not see it from its start).").format(n=deal))
 
     def add_log(self, kind: str, text: str) -> None:

@@ -1,17 +1,20 @@
-"""A rematch with the same seats, as the terminal client shows it (docs/protocol.md "Rematch").
+"""A rematch with the same seats, and the table's closing, as the terminal client shows them
+(docs/protocol.md "Rematch", "closing").
 
 A mixin of :class:`frapnet.tui.model.Screen`. At the match's end the host may send
 ``rematch_offer`` (``seconds``, ``waiting``: the seats asked, ``match``: the new match's number);
 the screen then asks "play again with the same seats?" where the hand was, with two keys:
 ``r`` (yes) and ``n`` (no: the client declines and leaves). ``rematch_start`` begins the new
-match; a ``closing`` ends the offer. All words are the chrome's (gettext, frapnet/locale).
+match; a ``closing`` ends the offer (:meth:`RematchMixin.set_closing` says why, in the chrome's
+words: :meth:`RematchMixin.closing_reason`). All words are the chrome's (gettext, frapnet/locale).
 """
 from __future__ import annotations
 
 import re
 
 from frapnet.net import amounts
-from frapnet.tui.text import cut
+from frapnet.net.protocol import REPLACED, closing_code
+from frapnet.tui.text import HOST_STOPPED, SEAT_TAKEN_OVER, cut, fmt_amount, safe_text
 
 REMATCH_KEYS = {"r": True, "n": False}
 
@@ -87,6 +90,41 @@ class RematchMixin:
         _ = self._
         return [("r", _("Play again")), ("n", _("No, leave the table"))]
 
+    def set_closing(self, msg: dict) -> None:
+        """The host closed the table (``{"reason": str, "result": {"balances": [...], "pot": n}}``):
+        say so with the final balances; the score sheet opens; quitting no longer asks. Closed
+        because another connection took this seat with its token (``code`` ``"replaced"``: another
+        terminal or window of this player's): say that plainly — the table goes on there."""
+        if self.closed is not None or not isinstance(msg, dict):
+            return
+        _ = self._
+        self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 300))  # cut to 80 unless known
+        self.rematch = None
+        if closing_code(msg) == "replaced":
+            self.replaced = True
+            self.add_log("status", _(SEAT_TAKEN_OVER))
+            self.add_log("status", _("Press q to quit."))
+            return
+        res = msg.get("result") if isinstance(msg.get("result"), dict) else {}
+        bal = None
+        for k in ("balances", "points"):
+            b = res.get(k)
+            if isinstance(b, list) and b and all(isinstance(x, int) and not isinstance(x, bool) for x in b):
+                bal = b
+                break
+        self.final_result = bal
+        text = _("The table has closed ({reason}).").format(reason=self.closed)
+        if bal:
+            text += " " + _("Final balances:") + " " + ", ".join(
+                f"{self.name(i)} {fmt_amount(b)}" for i, b in enumerate(bal))
+        self.add_log("status", text)
+        if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
+            self.resumable = True
+            self.add_log("status", _(HOST_STOPPED))
+        self.add_log("status", _("Press q to quit."))
+        if self.scores:
+            self._open_scores()
+
     def closing_reason(self, reason: str) -> str:
         """The host's closing ``reason`` in the chrome's words where it is one the protocol names
         (docs/protocol.md "closing", "Rematch") or the amounts' limit (:mod:`frapnet.net.amounts`;
@@ -95,8 +133,7 @@ class RematchMixin:
         n = (lambda k: f"{k:,}") if self.lang == "en" else str  # 1,000 in English, 1000 in Russian
         known = {"match over": _("match over"), "host stopping": _("the host is stopping"),
                  "you left the table": _("you left the table"),
-                 "replaced by a new connection with this seat's token": _("your seat was taken over by a new connection "
-                                                                          "with its token"),
+                 REPLACED: _("this seat was taken over by another connection with its token"),
                  # the match's amounts reached what the protocol carries (frapnet.net.amounts, F6)
                  amounts.NEAR: _(amounts.NEAR_TEXT).format(near=n(amounts.NEAR_DIGITS), limit=n(amounts.MAX_BIGINT_DIGITS)),
                  amounts.PAST: _(amounts.PAST_TEXT).format(limit=n(amounts.MAX_BIGINT_DIGITS))}

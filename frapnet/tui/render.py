@@ -381,7 +381,9 @@ def status_bar(s: Screen, w: int) -> list:
     left = " " + _("? help · . last trick · = scores · Tab chat · q quit") + (" · ♪" if s.bell else "")
     st = {"connecting": _("connecting…"), "connected": _("connected"),
           "reconnecting": _("connection lost — reconnecting…"), "closed": _("disconnected")}.get(s.status, s.status)
-    if s.closed is not None:
+    if s.replaced:  # the table goes on, at another connection with this seat's token
+        st = _("seat taken over")
+    elif s.closed is not None:
         st = _("table closed")
     style = "class:status.bad" if s.status in ("reconnecting", "closed") or s.closed is not None else "class:status.ok"
     right = " " + st + " "

@@ -7,7 +7,7 @@ summed from events), then the change over the deal and the balance or points aft
 """
 from __future__ import annotations
 
-from frapnet.tui.text import fmt_amount, safe_name
+from frapnet.tui.text import SEAT_TAKEN_OVER, fmt_amount, safe_name
 from frapnet.tui.viewdata import in_deal, report_balances
 
 
@@ -177,8 +177,11 @@ class ScoresMixin:
 
     def standings_text(self) -> str:
         """The final standings for the terminal after the client has exited ("" if no deal was
-        settled): a heading and one line per player."""
+        settled): a heading and one line per player. Once another connection took the seat with
+        its token (``replaced``), no standings — the match goes on there — but that sentence."""
         _ = self._
+        if getattr(self, "replaced", False):
+            return _(SEAT_TAKEN_OVER)
         rows = self.standings()
         if not rows or not (self.scores or self.final_result):
             return ""

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from frapnet import paths
+from frapnet.net.protocol import closing_code
 
 MAX_ENTRIES = 64
 
@@ -125,6 +126,8 @@ def forget_token(host: str, port: int, table: str | None = None, path: Path | No
 def keeps_seat(closing: dict) -> bool:
     """Does the host's ``closing`` message leave the seat token worth keeping? Yes when it says
     ``resumable`` (the host stopped; its journal resumes the match with the same command, and
-    the same join command takes the seat back — issue #9); a match over, or a host without a
-    journal, makes the token useless."""
-    return isinstance(closing, dict) and closing.get("resumable") is True
+    the same join command takes the seat back — issue #9), and when another connection took the
+    seat with this token (``code`` ``"replaced"``: this player's other terminal, which saved the
+    same token and plays on with it); a match over, or a host without a journal, makes the token
+    useless."""
+    return isinstance(closing, dict) and (closing.get("resumable") is True or closing_code(closing) == "replaced")

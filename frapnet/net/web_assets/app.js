@@ -188,18 +188,30 @@
       case "closing":
         S.rematch = null;
         S.closed = msg;
+        if (closingCode(msg) === "replaced") {
+          // another window or device sat down with this seat's token: it plays on (the token stays
+          // saved); do not fight it for the seat, and a deal not revealed here was not failed
+          const said = t("This seat was taken over by another connection with its token (another window or device, perhaps); the game goes on there.");
+          S.closed = { reason: said, result: null, replaced: true };
+          setStatus("closed");
+          addLog("status", said);
+          render();
+          break;
+        }
         // resumable (issue #9): the host stopped and resumes this match; keep the seat token
         if (msg.resumable === true) addLog("status", t("The host stopped; the match is not over. Once the host is back, reload this page to take your seat back."));
         else if (msg.result && typeof msg.result === "object") save({ token: null });
-        if (String(msg.reason || "").startsWith("replaced")) {
-          // another window or device sat down with this seat's token: do not fight it for the seat
-          S.closed = { reason: t("This seat is now played in another window or device."), result: null };
-        }
         setStatus("closed");
         addLog("status", t(String(msg.reason || "")));
         render();
         break;
     }
+  }
+  // closing's code (docs/protocol.md "closing"): "replaced" (another connection took this seat with its
+  // token), "left" (the answer to leave); from a host older than the field, the code of its exact reason
+  function closingCode(msg) {
+    if (typeof msg.code === "string") return msg.code;
+    return { "replaced by a new connection with this seat's token": "replaced", "you left the table": "left" }[msg.reason] || null;
   }
   function fair(msg) {
     if (!window.FrapnetFair) return;
@@ -314,7 +326,7 @@
   function setStatus(s) {
     S.status = s;
     const words = { connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
-      closed: S.closed ? "table closed" : "disconnected" };
+      closed: S.closed ? (S.closed.replaced ? "seat taken over" : "table closed") : "disconnected" };
     el("status").dataset.status = s;
     el("status").textContent = t(words[s] || s);
   }

@@ -226,7 +226,8 @@ window.FrapnetDraw = function (page) {
 
   function renderClosed() {
     const c = S.closed || {};
-    el("turn").textContent = t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
+    el("turn").textContent = c.replaced ? plain(String(c.reason))  // the table goes on, at the other connection
+      : t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
     el("hand").hidden = true;
     el("actions").replaceChildren();
     if (c.result && Array.isArray(c.result.balances)) {

@@ -34,7 +34,9 @@
         "следующий ход сделал бы счёт или кон длиннее 1000 цифр, которые передаёт протокол: партия кончается перед ним (F6)",
       "Enter a name.": "Введите имя.", "A name has at most {n} characters.": "В имени не больше {n} символов.", "The game": "Игра", "Last deal": "Прошлая сдача",
       "House rules": "Домашние правила",
-      "This seat is now played in another window or device.": "За этим местом теперь играют в другом окне или на другом устройстве.",
+      "This seat was taken over by another connection with its token (another window or device, perhaps); the game goes on there.":
+        "Это место заняло другое подключение с его жетоном (наверное, другое окно или устройство); игра продолжается там.",
+      "seat taken over": "место занято другим подключением",
       "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
       "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
       // why a deal failed the check (fairness.js; the terminal client's words, frapnet/tui/fairtext.py)

@@ -114,6 +114,7 @@ def test_bots_play_a_match_from_views_alone():
     assert max(st.balances) == 2 and st.match["over"]
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", case_files("frak_you"), ids=lambda p: p.stem)
 def test_replay_command_on_shared_cases(path, tmp_path):
     """`frapnet replay --json` reproduces each shared case; exit 0 when legal, 2 when not."""

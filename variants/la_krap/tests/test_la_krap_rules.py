@@ -124,6 +124,7 @@ def test_L4_record_layout_two_at_a_time_then_team_cards():
     assert st.to_act == (2,)  # L7: left of the dealer
 
 
+@pytest.mark.shared
 def test_L4_deal_passes_clockwise():
     case = json.loads(next(p for p in case_files("la_krap") if "five-of-clubs" in p.name).read_text())
     st, _ = record.replay(case["record"])
@@ -236,6 +237,7 @@ def test_L6_L8_joker_counts_as_the_turn_up_suit_for_following():
 
 # --- L7 exchange ------------------------------------------------------------------------------
 
+@pytest.mark.shared
 def test_L7_exchange_in_turn_draws_from_the_talon():
     case = json.loads(next(p for p in case_files("la_krap") if "turnup-joker" in p.name).read_text())
     rec = case["record"]
@@ -269,6 +271,7 @@ def test_L7_team_card_cannot_be_exchanged_but_a_face_down_copy_can():
     assert all(a[1].count("10D") <= 1 for a in engine.legal_actions(st, 0))
 
 
+@pytest.mark.shared
 def test_L7_shared_case_team_card_exchange_refused():
     case = json.loads(next(p for p in case_files("la_krap") if "exchange-team-card" in p.name).read_text())
     matches(case["expect"], record.replay_json(case["record"]))
@@ -306,6 +309,7 @@ def test_L7_exchange_options_count_duplicates_once():
 
 # --- L8 play ------------------------------------------------------------------------------------
 
+@pytest.mark.shared
 def test_L8_left_of_dealer_leads_and_must_follow_suit():
     case = json.loads(next(p for p in case_files("la_krap") if "five-of-clubs" in p.name).read_text())
     deck = case["record"]["deals"][0]["deck"]
@@ -475,6 +479,7 @@ def test_L10_mid_trick_declaration_refused():
     rejects(st, 1, ("declare", "H"), "L10")
 
 
+@pytest.mark.shared
 def test_L10_L12_shared_case_with_declaration():
     case = json.loads(next(p for p in case_files("la_krap") if "scoring-squares" in p.name).read_text())
     got = record.replay_json(case["record"])
@@ -491,6 +496,7 @@ def _dead(cards, eff=EFF):
     return neutralised([(i, c) for i, c in enumerate(cards)], eff)
 
 
+@pytest.mark.shared
 def test_L11c_seed_example_five_of_clubs_keeps_the_card_before_it():
     """SL rule 3: ♥A ♥10 5♣ ♥K — the 5♣ cancels all but the ♥10, which wins."""
     assert _dead(["AH", "10H", "5C", "KH"]) == [True, False, True, True]
@@ -571,6 +577,7 @@ def test_L12_seed_squares():
     assert side_scores([(0, 2), (1,), (3,)], [3, 2, 1, 1], [1, 0, 0, 0]) == [21, 4, 21, 1]
 
 
+@pytest.mark.shared
 def test_L12_target_ends_the_match_and_ties_share_the_win():
     case = json.loads(next(p for p in case_files("la_krap") if "five-of-clubs" in p.name).read_text())
     rec = dict(case["record"], options={"target": 25})
@@ -603,6 +610,7 @@ def test_L12_default_target_and_unknown_option():
     assert exc.value.rule == "record"
 
 
+@pytest.mark.shared
 def test_L4_L12_points_accumulate_over_deals():
     """The seed-example deal, then the same cards dealt by seat 0 (the deal passed clockwise, L4):
     the team cards move one seat round, so seats 0+1 play 2+3; every seat keeps its cards and

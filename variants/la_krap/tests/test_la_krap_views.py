@@ -119,6 +119,7 @@ def test_L11_event_text_names_neutralised_cards_and_leader_win():
         "Olga берёт взятку 3 как первый ходивший: живых карт, способных взять, нет; нейтрализованы: Т♥ Т♥ 5♣"
 
 
+@pytest.mark.shared
 def test_L12_deal_end_text_and_match_winner():
     case = next(p for p in case_files("la_krap") if "five-of-clubs" in p.name)
     rec = dict(json.loads(case.read_text())["record"], options={"target": 25})
@@ -130,6 +131,7 @@ def test_L12_deal_end_text_and_match_winner():
     assert v["match_over"] is True and v["ledger"] == "points" and v["balances"] == [25, 4, 4, 25]
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", case_files("la_krap"), ids=lambda p: p.stem)
 def test_replay_command_on_shared_cases(path, tmp_path):
     """`frapnet replay --json` exits 0/2 and prints what the case expects (L1–L12)."""

@@ -49,6 +49,7 @@ def test_entry_point_and_registry():
     assert (spec.players_rule, spec.dealer_rule, spec.match_rule) == ("N1", "N9", None)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_shared_case_via_replay_command(path, tmp_path):
     """`frapnet replay FILE --json` reproduces each napoleon case and exits 0 or 2."""
@@ -62,6 +63,7 @@ def test_shared_case_via_replay_command(path, tmp_path):
     matches(case["expect"], json.loads(p.stdout))
 
 
+@pytest.mark.shared
 def test_replay_human_summary_names_declarer_bid_and_treasure(tmp_path):
     case = json.loads([p for p in CASES if p.stem == "napoleon-here-then-napoleon-made"][0].read_text())
     f = tmp_path / "rec.json"
