@@ -20,7 +20,7 @@ from frapnet.net.dealing import FairDealing
 from frapnet.net.fanout import Fanout
 from frapnet.net.journal import RecordFile
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, distinct_name, version_compatible
-from frapnet.net import amounts, rematch
+from frapnet.net import amounts, protocol, rematch
 from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, SeatVersions, same_secret, seat_with_token
 from frapnet.net.takeover import Chooser, Takeover
 
@@ -239,7 +239,7 @@ class Table:
             old = s.peer
             s.peer = None
             old.seat = None
-            old.close("replaced by a new connection with this seat's token")
+            old.close(protocol.REPLACED)  # closing's code "replaced" (docs/protocol.md)
         self.takeover.cancel_grace(s)
         s.peer = peer
         s.takeover = False
@@ -363,7 +363,7 @@ class Table:
     def leave(self, peer) -> None:
         """``peer`` leaves: a seat is played by the host from now on (or freed before the match)."""
         self.lost(peer, left=True)
-        peer.close("you left the table")
+        peer.close(protocol.LEFT)  # closing's code "left"
 
     def lost(self, peer, left: bool = False) -> None:
         """``peer``'s connection is gone (or it left): start the grace period of its seat."""
