@@ -364,10 +364,11 @@ def seat_parts(state: State, seats: Iterable[int], public: dict, lang: str = "en
     out = []
     append = out.append
     for s in seats:
-        own: dict = {"seat": s}
         if deal is not None:
             part = seat_view(state, s, lang) if split else None
-            own.update(part if part is not None else (rules.view(state, s, lang) or {}))
+            own = {"seat": s, **(part if part is not None else (rules.view(state, s, lang) or {}))}
+        else:
+            own = {"seat": s}
         mine = legal[s] if legal is not None else None
         if mine is not None and not mine:  # no choice now (most seats, most of the time): nothing to label
             own["actions"] = []

@@ -202,27 +202,31 @@ class PublicEncoder:
         be encoded (a game plugin's value with no msgpack form, an integer past the protocol's
         limit: that seat's view is framed whole then, where the error is logged) — every seat's
         frame of a change in one call."""
-        runs, pack, out = self._runs, wire.encode, []
+        runs, pack, out = self._runs, wire.pack_fast, []
+        append = out.append
         keys = rest = None
+        base = cut = 0
         for own in owns:
             if own is None:
-                out.append(None)
+                append(None)
                 continue
             k = tuple(own)
             if k != keys:
                 keys, rest = k, runs.get(k)
                 if rest is None:
                     rest = self._rest(k)
+                cut = 1 if len(k) < 16 else 3  # own's map header: the frame's counts the public keys
+                base = len(rest) - cut if rest is not None else 0
             if rest is None:
-                out.append(None)
+                append(None)
                 continue
             try:
                 tail = pack(own)
             except Exception:  # noqa: BLE001 - framed whole instead, and logged, by the caller
-                out.append(None)
+                wire.reset_packer()
+                append(None)
                 continue
-            cut = 1 if len(k) < 16 else 3  # own's map header: the frame's counts the public keys
-            out.append(b"".join(((len(rest) + len(tail) - cut).to_bytes(4, "big"), rest, tail[cut:])))
+            append(b"".join(((base + len(tail)).to_bytes(4, "big"), rest, tail[cut:])))
         return out
 
     def _rest(self, keys: tuple) -> bytes | None:

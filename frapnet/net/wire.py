@@ -109,6 +109,14 @@ def encode(msg: dict) -> bytes:
         raise
 
 
+pack_fast = _packer.pack
+""":func:`encode` without its clean-up: the shared packer's own ``pack``, for a loop that packs
+many values (the fan-out's seat parts); after it raises, call :func:`reset_packer`."""
+reset_packer = _packer.reset
+"""Clear the shared packer's buffer after :data:`pack_fast` raised (a failed pack may leave
+partial bytes in it)."""
+
+
 def frame(msg: dict) -> bytes:
     """``msg`` as a whole frame: 4-byte big-endian length, then the msgpack body."""
     body = encode(msg)
