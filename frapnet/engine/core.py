@@ -300,19 +300,40 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     return v
 
 
-def _view_actions(state: State, seat: int | None, hand: Any, lang: str, legal: list | None = None) -> list:
+def _view_actions(state: State, seat: int | None, hand: Any, lang: str, legal: list | None = None,
+                  shared: dict | None = None) -> list:
     """The view's ``actions``: ``seat``'s legal actions (``legal``, if the caller has them:
     ``legal_actions(state, seat)``) with their labels (none for a spectator); F9: actions naming
-    cards only once the seat has looked (``hand``, the view's, is not None)."""
+    cards only once the seat has looked (``hand``, the view's, is not None). ``shared``: per
+    action, its entry already made for another seat of this state and language — given only
+    when labels do not depend on the seat (:func:`labels_per_action`); entries are read, never
+    changed."""
     acts = []
     if seat is not None and state.phase == DEAL:
         hidden = hand is None
         for a in state.rules.legal_actions(state, seat) if legal is None else legal:
             if hidden and len(a) > 1 and state.spec.verbs.get(a[0]) in (ARG_CARD, ARG_CARDS) and a[1]:
                 continue
-            acts.append({"action": action_to_wire(a),
-                         "label": state.rules.action_label(state, seat, a, lang) or " ".join(map(str, a))})
+            entry = shared.get(a) if shared is not None else None
+            if entry is None:
+                entry = {"action": action_to_wire(a),
+                         "label": state.rules.action_label(state, seat, a, lang) or " ".join(map(str, a))}
+                if shared is not None:
+                    shared[a] = entry
+            acts.append(entry)
     return acts
+
+
+def labels_per_action(rules) -> bool:
+    """True if no plugin of the table (``rules``) implementing ``frapnet_action_label`` takes
+    its ``seat`` argument (pluggy passes an implementation only the arguments it names): an
+    action's label is then the same for every seat of one state, and a fan-out makes it once per
+    change (issue #9; the bidding's "look" is every seat's). Cached on ``rules``."""
+    ok = getattr(rules, "_labels_per_action", None)
+    if ok is None:
+        impls = rules.pm.hook.frapnet_action_label.get_hookimpls()
+        ok = rules._labels_per_action = bool(impls) and all("seat" not in i.argnames for i in impls)
+    return ok
 
 
 def public_view(state: State, lang: str = "en") -> dict:
@@ -361,6 +382,7 @@ def seat_parts(state: State, seats: Iterable[int], public: dict, lang: str = "en
     ui_split = present_splits_ui(rules) if shown is not None else None
     hand0 = public.get("hand", ())
     seat_view, seat_view_ui = rules.seat_view, rules.seat_view_ui
+    shared: dict | None = {} if labels_per_action(rules) else None  # one entry per action for every seat
     out = []
     append = out.append
     for s in seats:
@@ -373,7 +395,7 @@ def seat_parts(state: State, seats: Iterable[int], public: dict, lang: str = "en
         if mine is not None and not mine:  # no choice now (most seats, most of the time): nothing to label
             own["actions"] = []
         else:
-            own["actions"] = _view_actions(state, s, own["hand"] if "hand" in own else hand0, lang, mine)
+            own["actions"] = _view_actions(state, s, own["hand"] if "hand" in own else hand0, lang, mine, shared)
         if shown is None:
             own["ui"] = present_ui(state, s, lang)
         elif ui_split is not None:  # None: no game paints the screen — every seat sees the public map

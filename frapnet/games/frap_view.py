@@ -68,7 +68,9 @@ _LABELS = {
 
 
 @hookimpl
-def frapnet_action_label(state, seat, action, lang):
+def frapnet_action_label(state, action, lang):
+    """``action``'s label in ``lang``; the same for every seat (so it takes no ``seat``: one
+    change's seats share it, :func:`frapnet.engine.core.labels_per_action`)."""
     labels = _LABELS.get(lang, _LABELS["en"])
     verb = action[0]
     if verb == "buy":

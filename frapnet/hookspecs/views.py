@@ -27,7 +27,9 @@ def frapnet_view(state, seat, lang):
 @hookspec(firstresult=True)
 def frapnet_action_label(state, seat, action, lang):
     """A short human label for ``action`` in ``lang`` (``"Play 10♥"``, ``"Фрап"``), so that a
-    client without this game's plugin can offer it."""
+    client without this game's plugin can offer it. An implementation whose labels never depend
+    on the seat may leave ``seat`` out of its arguments (pluggy passes only those it names): the
+    host then labels an action once per change for every seat that has it."""
 
 
 @hookspec(firstresult=True)
