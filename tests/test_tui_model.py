@@ -842,10 +842,10 @@ def test_F20_refusal_says_follow_suit_only_when_certain():
     st = act(st, 0, "play", "7H")  # the frapper leads ♥
     s = screen_at(st, 1)
     assert s.press("2") == []  # Q♠
-    assert s.message == "Q♠ cannot be played now: follow suit ♥ (F20)"
+    assert s.message == "Q♠ cannot be played now: you must follow suit ♥"
     ru = screen_at(st, 1, "ru")
     ru.press("2")
-    assert ru.message == "Д♠ сейчас нельзя: нужно ходить в масть ♥ (F20)"  # issue #10 item 9: В Д К Т
+    assert ru.message == "Д♠ сейчас нельзя: нужно ходить в масть ♥"  # issue #10 item 9: В Д К Т
     # seat 2 is not to act: nothing is offered, so nothing is certain
     s2 = screen_at(st, 2)
     s2.mode = None

@@ -1,0 +1,96 @@
+"""What the screen says to someone who has never seen the game (a newcomer's first `./run play`):
+plain words instead of rule IDs, the cut-in explained, changes of a balance signed beside stocks
+shown as the seat table shows them, the score sheet's brackets explained, one term for the turn
+clock — in English and Russian, on the terminal and (where it shows the same) the web page.
+
+Rule IDs (F20, N6, K7, L11…) stay in the rule books, the docs and the errors for developers
+(RuleError, the host's ``error`` messages, the CLI); nothing a player reads on the table names one.
+"""
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from frapnet import engine
+from frapnet.plugins import default_registry
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+RULE_ID = re.compile(r"\b[FNKL]\d{1,2}\b")
+GAMES = ("frap", "napoleon", "frak_you", "la_krap")
+
+
+def _strings(x):
+    """Every string inside a view's ``ui`` map or an action list (keys and values)."""
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _strings(v)
+
+
+def _player_texts(game: str, lang: str, seed: int, deals: int, options=None):
+    """Every text a player of ``game`` reads over ``deals`` random deals: each seat's ``ui`` map
+    and action labels at every step, and every event's log line."""
+    reg = default_registry()
+    if game not in reg.games:
+        pytest.skip(f"{game} is not installed")
+    st = engine.new_match(game, 4, options or {}, registry=reg)
+    rng = random.Random(seed)
+    names = ["Olga", "Ivan", "Pyotr", "Anna"]
+    out = []
+    pack = engine.pack(st)
+    for _ in range(deals):
+        if st.phase == engine.OVER:
+            break
+        deck = pack[:]
+        rng.shuffle(deck)
+        st, events = engine.start_deal(st, deck, rng.randrange(4) if st.dealer is None else None)
+        while True:
+            out += [engine.describe_event(st, ev, names, lang) or "" for ev in events]
+            for seat in range(4):
+                v = engine.view(st, seat, lang)
+                out += list(_strings(v["ui"])) + [a["label"] for a in v["actions"]]
+            if st.phase != engine.DEAL:
+                break
+            seat = st.to_act[0]
+            st, events = engine.apply(st, seat, rng.choice(engine.legal_actions(st, seat)))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_rule_id_in_any_text_a_player_reads(game, lang):
+    """The goal, special cards, legend, refusals, hints, settlement columns, action labels and log
+    lines of every game say the rule in words, never by its ID ("follow suit ♥", not "(F20)")."""
+    options = {"revoke": "penalize"} if game == "frap" else {}
+    texts = _player_texts(game, lang, seed=5, deals=6, options=options)
+    if game == "frap":
+        texts += _player_texts(game, lang, seed=6, deals=6)  # revoke refused: the follow-suit refusals
+    found = sorted({t for t in texts if RULE_ID.search(t)})
+    assert not found, found
+
+
+def test_a_card_refused_says_the_rule_in_words_in_both_languages():
+    """Following suit: why Q♠ cannot be played, said as the rule itself (no "(F20)")."""
+    from test_tui_model import act, screen_at, table
+    st = table()
+    st = act(st, 0, "frap")
+    for seat in (1, 2, 3):
+        st = act(st, seat, "whist")
+    for seat in (0, 1, 2, 3):
+        st = act(st, seat, "buy", ())
+    st = act(st, 0, "play", "7H")  # Olga leads ♥; Ivan holds Q♠ 9♥ 10♦ 7♣
+    en, ru = screen_at(st, 1), screen_at(st, 1, "ru")
+    en.press("2")
+    ru.press("2")
+    assert en.message == "Q♠ cannot be played now: you must follow suit ♥"
+    assert ru.message == "Д♠ сейчас нельзя: нужно ходить в масть ♥"
