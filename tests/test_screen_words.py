@@ -94,3 +94,53 @@ def test_a_card_refused_says_the_rule_in_words_in_both_languages():
     ru.press("2")
     assert en.message == "Q♠ cannot be played now: you must follow suit ♥"
     assert ru.message == "Д♠ сейчас нельзя: нужно ходить в масть ♥"
+
+
+# --- the cut-in explained ---------------------------------------------------------------------------
+
+CUT_IN = {"en": "Cut-in: after buying, a player who passed may come back in: swap the four cards for five from the "
+                "talon (or the turn-up and four), discard one; then, like a whister, take a trick or pay a remise.",
+          "ru": "Подрезка: после прикупки спасовавший может вернуться в игру — сменить четыре карты на пять из "
+                "талона (или вскрышку и четыре) и снести одну; затем, как вистующий, взять взятку или заплатить "
+                "ремиз."}
+
+
+def _flat(text: str) -> str:
+    """A box's lines joined back into one line of words (its wrapping and margins undone)."""
+    return " ".join(ln.strip() for ln in text.splitlines() if ln.strip())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_help_and_the_logs_first_lines_say_what_a_cut_in_is_even_at_80x24(lang):
+    from frapnet.tui import render
+    from test_tui_model import screen_at, table, text_of
+    assert len(CUT_IN[lang]) <= 200  # a client cuts a special-cards line at 200 cells (frapnet/tui/viewdata.py)
+    s = screen_at(table(), 0, lang)
+    for rows, w in ((24, 80), (40, 110)):
+        helptext = text_of(render.help_screen(s, rows, w))
+        assert CUT_IN[lang] in _flat(helptext), helptext
+        assert len(helptext.splitlines()) <= rows - 2  # inside the box's borders
+    assert ("rules", CUT_IN[lang]) in list(s.log)  # the log's top: goal, special cards, the cut-in, table rules
+
+
+@pytest.mark.parametrize("lang,labels", [
+    ("en", ["Cut in: five new cards from the talon", "Cut in with the turn-up 7♦ and four from the talon",
+            "Decline the cut-in"]),
+    ("ru", ["Подрезка: пять новых карт из талона", "Подрезка с козырем 7♦ и четырьмя из талона", "Не подрезать"])])
+def test_the_cut_in_actions_say_what_the_player_gets(lang, labels):
+    """Anna passed the whist round; after the buying she is offered the cut-in: each button says
+    what she gets for her four cards (five from the talon, or the turn-up 7♦ and four)."""
+    from frapnet.tui import render
+    from test_tui_model import act, screen_at, table, text_of
+    st = table(options={"cut_in": True})
+    st = act(st, 3, "look")
+    st = act(st, 0, "frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    for seat in (0, 1, 2):
+        st = act(st, seat, "buy", ())
+    s = screen_at(st, 3, lang)
+    assert [lab for _a, lab in (x for g in s.groups for x in g.actions)] == labels
+    row = _flat(text_of(render.actions(s, 80)))
+    assert all(f"[{k}] {lab}" in row for k, lab in zip("ctd", labels)), row

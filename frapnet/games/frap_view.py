@@ -56,13 +56,13 @@ def frapnet_seat_view(state, seat, lang):
 _LABELS = {
     "en": {"look": "Look at your cards", "pass": "Pass", "frap": "Frap", "blind_frap": "Blind frap",
            "whist": "Whist", "stand": "Stand pat", "buy": "Buy: discard {cards}",
-           "take_trump": "Take the turn-up, discard {card}", "cut_in": "Cut in (five from the talon)",
-           "cut_in_trump": "Cut in with the turn-up {card}", "decline": "Decline the cut-in",
+           "take_trump": "Take the turn-up, discard {card}", "cut_in": "Cut in: five new cards from the talon",
+           "cut_in_trump": "Cut in with the turn-up {card} and four from the talon", "decline": "Decline the cut-in",
            "discard": "Discard {card}", "play": "Play {card}"},
     "ru": {"look": "Посмотреть карты", "pass": "Пас", "frap": "Фрап", "blind_frap": "Фрап втёмную",
            "whist": "Вист", "stand": "Без прикупки", "buy": "Прикупка: снести {cards}",
-           "take_trump": "Взять козырь, снести {card}", "cut_in": "Подрезка (пять из колоды)",
-           "cut_in_trump": "Подрезка с козырем {card}", "decline": "Не подрезать",
+           "take_trump": "Взять козырь, снести {card}", "cut_in": "Подрезка: пять новых карт из талона",
+           "cut_in_trump": "Подрезка с козырем {card} и четырьмя из талона", "decline": "Не подрезать",
            "discard": "Снести {card}", "play": "Ход {card}"},
 }
 
@@ -171,7 +171,10 @@ _UI = {
         "title": "Frap",
         "goal": "Take tricks: frap promises two, whist one; each trick pays a quarter of the pot, "
                 "a broken promise pays a remise into the next pot.",
-        "special": ["The turn-up sets trumps; a blind frapper may take it when buying, and so may a player who cuts in."],
+        "special": ["The turn-up sets trumps; a blind frapper may take it when buying, and so may a player who cuts in.",
+                    "Cut-in: after buying, a player who passed may come back in: swap the four cards for five from "
+                    "the talon (or the turn-up and four), discard one; then, like a whister, take a trick or pay a "
+                    "remise."],
         "bid": "bid", "columns": ["bid"], "decl": {"frap": "frap", "blind_frap": "blind frap", "whist": "whist", "pass": "pass",
                                "cut_in": "cut-in"},
         "follow": "{card} cannot be played now: you must follow suit {suit}",
@@ -186,7 +189,10 @@ _UI = {
         "title": "Фрап",
         "goal": "Берите взятки: фрап обещает две, вист — одну; каждая взятка приносит четверть кона, "
                 "невыполненное обещание — ремиз в следующий кон.",
-        "special": ["Вскрышка задаёт козырь; её может взять фрапующий втёмную при прикупке, а также тот, кто подрезает."],
+        "special": ["Вскрышка задаёт козырь; её может взять фрапующий втёмную при прикупке, а также тот, кто подрезает.",
+                    "Подрезка: после прикупки спасовавший может вернуться в игру — сменить четыре карты на пять из "
+                    "талона (или вскрышку и четыре) и снести одну; затем, как вистующий, взять взятку или заплатить "
+                    "ремиз."],
         "bid": "заявка", "columns": ["заявка"], "decl": {"frap": "фрап", "blind_frap": "фрап втёмную", "whist": "вист", "pass": "пас",
                                   "cut_in": "подрезка"},
         "follow": "{card} сейчас нельзя: нужно ходить в масть {suit}",
