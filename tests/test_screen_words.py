@@ -144,3 +144,52 @@ def test_the_cut_in_actions_say_what_the_player_gets(lang, labels):
     assert [lab for _a, lab in (x for g in s.groups for x in g.actions)] == labels
     row = _flat(text_of(render.actions(s, 80)))
     assert all(f"[{k}] {lab}" in row for k, lab in zip("ctd", labels)), row
+
+
+# --- the deal-end box: changes signed, stocks as the seat table shows them ----------------------------
+
+SIGNED_CELL = re.compile(r"(—|[+−][1-9]\d*)( \(.+\))?")
+
+
+@pytest.mark.parametrize("lang,legend", [
+    ("en", "“this deal” is the change over the deal, “balance” the total after it."),
+    ("ru", "«за сдачу» — изменение за сдачу, «счёт» — итог после неё.")])
+def test_the_settlement_signs_every_change_and_says_which_column_is_the_total(lang, legend):
+    """Frap's deal-end box: trick money taken (+200) and a remise paid (−1600) are changes of a
+    balance, signed with the seat table's minus sign, as is "this deal"; the balance is shown as
+    the seat table shows it; the pot is a plain figure; a line says which column is which. The
+    log's deal-end line signs the remise the same way."""
+    from frapnet.tui import render
+    from frapnet.tui.text import fmt_amount
+    from test_tui_screen import _frap_deals
+    from test_tui_model import text_of
+    s, st = _frap_deals(2, seed=4, lang=lang)  # deal 2: Ivan pays a remise of 1600, the pot carries 1600
+    rep = st.reports[-1]
+    assert rep["remises"][1] == 1600 and rep["pot_after"] == 1600
+    heads = s.settlement["heads"]
+    money, remise = heads.index("trick money" if lang == "en" else "за взятки"), heads.index(
+        "remise" if lang == "en" else "ремиз")
+    for r in s.settlement["rows"]:
+        seat = r["seat"]
+        assert r["cells"][money] == (f"+{rep['trick_money'][seat]}" if rep["trick_money"][seat] else "—")
+        assert r["cells"][remise] == (f"−{rep['remises'][seat]}" if rep["remises"][seat] else "—")
+        assert SIGNED_CELL.fullmatch(r["cells"][money]) and SIGNED_CELL.fullmatch(r["cells"][remise])
+    box = text_of(render.settlement(s))
+    ivan = next(ln for ln in box.splitlines() if ln.startswith(" Ivan"))
+    assert ivan.split() == ["Ivan", "0", "—", "−1600", "−1600", fmt_amount(st.balances[1])]
+    assert legend in box
+    assert ("Pot 1600 carried to the next deal." if lang == "en" else "Кон 1600 переходит в следующую сдачу.") in box
+    logged = [t for _k, t in s.log]
+    assert ("Deal over: remises Ivan −1600; pot 1600" if lang == "en"
+            else "Сдача окончена: ремизы Ivan −1600; кон 1600") in logged
+
+
+def test_a_penalised_revoke_shows_as_a_signed_remise():
+    """The remise column of a revoke (revoke: penalize) is a payment like any remise: −P (revoke)."""
+    from frapnet.games.frap_view import report_columns
+    cols = report_columns({"tricks": [2, 2, 0, 0], "trick_money": [200, 200, 0, 0], "remises": [0, 0, 400, 800],
+                           "revokes": [3]}, "en")["columns"]
+    assert [c["title"] for c in cols] == ["tricks", "trick money", "remise"]
+    assert cols[1]["cells"] == ["+200", "+200", "—", "—"]
+    assert cols[2]["cells"] == ["—", "—", "−400", "−800 (revoke)"]
+

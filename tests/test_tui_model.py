@@ -309,7 +309,7 @@ def test_F23_F24_settlement_shows_tricks_money_remises_and_balances(gap):
     def col(title):
         return [r["cells"][heads.index(title)] for r in rows]
     assert col("tricks") == [str(t) for t in rep["tricks"]]
-    assert col("remise") == [str(x) if x else "—" for x in rep["remises"]]
+    assert col("remise") == [f"−{x}" if x else "—" for x in rep["remises"]]  # paid: a change, signed
     assert [r["balance"] for r in rows] == st.balances
     assert [r["net"] for r in rows] == st.balances  # first deal: from 0 (antes included, F5)
     P = 400

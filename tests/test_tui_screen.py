@@ -295,7 +295,7 @@ def test_F22_a_penalised_revoke_is_said_in_the_log_and_the_settlement():
     rep = st.reports[-1]
     assert 1 in rep["revokes"] and rep["remises"][1] >= st.deal.P
     heads = s.settlement["heads"]
-    assert s.settlement["rows"][1]["cells"][heads.index("remise")] == f"{rep['remises'][1]} (revoke)"
+    assert s.settlement["rows"][1]["cells"][heads.index("remise")] == f"−{rep['remises'][1]} (revoke)"
     assert "(revoke)" in text_of(render.settlement(s))
 
 

@@ -155,7 +155,7 @@ def frapnet_describe_event(state, event, names, lang):
         r = event["report"]
         if r["outcome"] == "played" and not any(r["remises"]):
             return t["no_remise"]
-        rem = ", ".join(f"{name(s)} {x}" for s, x in enumerate(r["remises"]) if x) or "—"
+        rem = ", ".join(f"{name(s)} −{x}" for s, x in enumerate(r["remises"]) if x) or "—"  # paid: a change, signed
         return t["deal_end"].get(r["outcome"], "").format(remises=rem, pot_after=r["pot_after"])
     if kind in t and isinstance(t[kind], str):
         fields = {k: (_sym(v) if k in ("card", "turn_up", "dead") and isinstance(v, str) else v)
@@ -233,7 +233,8 @@ def _refusals(state, d, seat, t, lang):
 
 def report_columns(report, lang):
     """The settlement's columns for a Frap deal report (F23 trick money, F24/F22 remises) and its
-    notes: ``({"columns": [...], "notes": [...]})`` as frapnet_view_ui's ``report``."""
+    notes: ``({"columns": [...], "notes": [...]})`` as frapnet_view_ui's ``report``. Both amounts
+    are changes of a balance, so both are signed as the screen signs them: ``+300``, ``−400``."""
     t = _UI.get(lang, _UI["en"])
     n = len(report.get("tricks") or ())
     revokes = set(report.get("revokes") or ())
@@ -241,7 +242,7 @@ def report_columns(report, lang):
     rem = report.get("remises") or [0] * n
     cols = [{"title": t["tricks"], "cells": [str(x) for x in report.get("tricks") or ()]},
             {"title": t["trick_money"], "cells": [f"+{x}" if x else "—" for x in money]},
-            {"title": t["remise"], "cells": [(str(rem[s]) if rem[s] else "—") + (f" ({t['revoke']})" if s in revokes
+            {"title": t["remise"], "cells": [(f"−{rem[s]}" if rem[s] else "—") + (f" ({t['revoke']})" if s in revokes
                                                                                    else "") for s in range(n)]}]
     return {"columns": cols, "notes": []}
 

@@ -64,13 +64,15 @@ def quit_dialog(s: Screen) -> list:
 def settlement(s: Screen) -> list:
     """The settlement of the last deal: per seat the game's columns (``ui.report``: Frap's tricks,
     trick money and remise, F23/F24; the declarer's bid; who lost; deal points), the change over
-    the deal and the balance or points after it; the game's notes; what happens to the pot."""
+    the deal and the balance or points after it, and a line saying which of the two is which; the
+    game's notes; what happens to the pot."""
     _ = s._
     st = s.settlement or {}
     out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
     led = st.get("ledger") or {}
     signed = led.get("signed", True)
-    head = [_("player")] + list(st.get("heads", ())) + [_("this deal"), led.get("title") or _("balance")]
+    total = led.get("title") or _("balance")
+    head = [_("player")] + list(st.get("heads", ())) + [_("this deal"), total]
     mins = [18] + [10] * len(st.get("heads", ())) + [12, 12]
     rows = []
     for r in st.get("rows", ()):
@@ -79,6 +81,8 @@ def settlement(s: Screen) -> list:
                         "" if r["balance"] is None else amount_text(r["balance"], signed)],
                      r["seat"] == s.seat))
     out += _table(head, mins, rows)
+    out += [("", "\n "), ("class:dim", _("“{change}” is the change over the deal, “{total}” the total after it.").format(
+        change=_("this deal"), total=total))]
     for note in st.get("notes", ()):
         out += [("", "\n "), ("class:phase", note)]
     sentence = s.pot_sentence()
