@@ -193,3 +193,30 @@ def test_a_penalised_revoke_shows_as_a_signed_remise():
     assert cols[1]["cells"] == ["+200", "+200", "—", "—"]
     assert cols[2]["cells"] == ["—", "—", "−400", "−800 (revoke)"]
 
+
+# --- the score sheet's brackets -------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang,legend", [
+    ("en", "Each cell: the change over the deal, then in brackets the balance after it."),
+    ("ru", "В каждой клетке: изменение за сдачу, в скобках — счёт после неё.")])
+def test_the_score_sheet_says_what_the_bracketed_figure_is(lang, legend):
+    """`=`: "−1600 (−2500)" is the change over the deal and, in brackets, the balance after it —
+    a line under the table says so; a wide table showing the running totals alone says that."""
+    from frapnet.tui import render
+    from test_tui_screen import _frap_deals
+    from test_tui_model import text_of
+    s, st = _frap_deals(2, seed=4, lang=lang)
+    sheet = text_of(render.score_sheet(s, 80))
+    assert "−1600 (−2500)" in sheet and legend in sheet
+    assert sheet.index(legend) > sheet.index("−1600 (−2500)")  # under the table
+    from frapnet.testing import random_deals
+    from test_tui_model import screen_at
+    st = engine.new_match("frap", 12, {})
+    for _b, _seat, _a, st in random_deals(st, random.Random(5), 3):
+        pass
+    wide = screen_at(st, 0, lang)  # at 80 columns twelve players' cells show the running totals alone
+    lines = text_of(render.score_sheet(wide, 80)).splitlines()
+    table = lines[lines.index(next(ln for ln in lines if ln.startswith(" deal" if lang == "en" else " сдача"))):]
+    assert not any("(" in ln for ln in table[:4]) and legend not in "\n".join(lines)
+    assert (" Each cell is the running total after the deal." if lang == "en"
+            else " В каждой клетке — итог после сдачи.") in lines

@@ -104,7 +104,8 @@ def _table(head, mins, rows) -> list:
 
 def score_sheet(s: Screen, w: int = 80) -> list:
     """The score sheet: one row per deal settled (each player's change over the deal, then the
-    running total in brackets), and the standings at the end of the match. It fits ``w``
+    running total in brackets — a line under the table says so), and the standings at the end of
+    the match. It fits ``w``
     columns: a wide table (up to 12 seats) shows the running totals alone, names cut, and if that
     is still too wide, as many players as fit — ← → scroll to the others."""
     _ = s._
@@ -154,7 +155,11 @@ def score_sheet(s: Screen, w: int = 80) -> list:
     head = [_("deal")] + [cut(s.name(i), widths[i] - 1) for i in seats]
     body = [([first[k]] + [r[i] for i in seats], k == len(cells) - 1) for k, r in enumerate(cells)]
     out += _table(head, [first_w] + [widths[i] for i in seats], body)
-    if not both:
+    if both:  # what the bracketed figure is
+        legend = _("Each cell: the change over the deal, then in brackets the {total} after it.").format(
+            total=led.get("title") or _("balance"))
+        out += [("", "\n "), ("class:dim", "\n ".join(wrap(legend, room - 1)))]
+    else:
         out += [("", "\n "), ("class:dim", _("Each cell is the running total after the deal."))]
     if len(seats) < n:
         out += [("", "\n "), ("class:dim", _("{k} of {n} players shown; ← → show the others.").format(
