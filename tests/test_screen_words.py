@@ -220,3 +220,37 @@ def test_the_score_sheet_says_what_the_bracketed_figure_is(lang, legend):
     assert not any("(" in ln for ln in table[:4]) and legend not in "\n".join(lines)
     assert (" Each cell is the running total after the deal." if lang == "en"
             else " В каждой клетке — итог после сдачи.") in lines
+
+
+# --- the turn clock: one term ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang,term,mine,log", [
+    ("en", "turn clock", "Your turn · turn clock 42 s",
+     "Olga's turn clock ran out (120 s) — a computer player makes this move"),
+    ("ru", "время на ход", "Ваш ход · время на ход 42 с",
+     "Olga: время на ход вышло (120 с) — этот ход делает компьютер")])
+def test_the_turn_clock_is_one_term_in_the_heading_the_help_the_log_and_the_web_page(lang, term, mine, log):
+    """The turn clock (frapnet host --turn-time) is named the same wherever a player meets it:
+    the heading of the seat to act, the others' "Waiting for …" and a spectator's line, the help
+    (which says what happens at 0), the log line when it runs out, and the web page's words."""
+    from frapnet.net.seats import seat_event_text
+    from frapnet.tui import i18n, render
+    from frapnet.tui.model import Screen
+    from test_tui_model import NAMES, table, text_of, view
+    st = table()
+    seat = st.to_act[0]
+    for who, want in ((seat, mine), ((seat + 1) % 4, f"{NAMES[seat]} · {term} 42"), (None, f"{NAMES[seat]} · {term} 42")):
+        s = Screen(i18n.translation(lang).gettext, lang)
+        s.clock = lambda: 100.0
+        v = view(st, who, lang)
+        v["deadlines"] = [None] * 4
+        v["deadlines"][seat] = 42.0
+        s.set_view(v)
+        assert want in text_of(render.hand(s, 100)), text_of(render.hand(s, 100))
+    helptext = text_of(render.help_screen(s, 24, 80))
+    assert f" {term} " in helptext and ("computer" in helptext if lang == "en" else "компьютер" in helptext)
+    assert seat_event_text({"type": "seat_timeout", "seat": 0, "name": "Olga", "seconds": 120}, lang) == log
+    web = Path(__file__).resolve().parent.parent / "frapnet" / "net" / "web_assets"
+    assert 't("turn clock {n} s", { n: left })' in (web / "tableview.js").read_text(encoding="utf-8")
+    assert '"turn clock {n} s": "время на ход {n} с"' in (web / "words.js").read_text(encoding="utf-8")
+    assert not re.search(r"\d+ s left|осталось \d+|time ran out", helptext + text_of(render.hand(s, 100)) + log)

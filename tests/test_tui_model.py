@@ -860,7 +860,8 @@ def test_turn_clock_counts_down_on_the_screen_from_the_views_deadlines():
     st = table()
     seat = st.to_act[0]
     now = [100.0]
-    for lang, mine, other in (("en", "Your turn 42 s left", "· 42 s left"), ("ru", "Ваш ход осталось 42 с", "· осталось 42 с")):
+    for lang, mine, other in (("en", "Your turn · turn clock 42 s", "· turn clock 42 s"),
+                              ("ru", "Ваш ход · время на ход 42 с", "· время на ход 42 с")):
         me, watcher = Screen(i18n.translation(lang).gettext, lang), Screen(i18n.translation(lang).gettext, lang)
         for s, who in ((me, seat), (watcher, (seat + 1) % st.players)):
             s.clock = lambda: now[0]
@@ -876,4 +877,4 @@ def test_turn_clock_counts_down_on_the_screen_from_the_views_deadlines():
         assert me.time_left(seat) == 0
         now[0] = 100.0
     plain = screen_at(st, seat)
-    assert plain.time_left(seat) is None and "s left" not in text_of(render.hand(plain, 100))
+    assert plain.time_left(seat) is None and "turn clock" not in text_of(render.hand(plain, 100))
