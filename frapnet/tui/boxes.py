@@ -82,7 +82,7 @@ def settlement(s: Screen) -> list:
                      r["seat"] == s.seat))
     out += _table(head, mins, rows)
     out += [("", "\n "), ("class:dim", _("“{change}” is the change over the deal, “{total}” the total after it.").format(
-        change=_("this deal"), total=total))]
+        change=_("this deal"), total=total) + " ")]  # a margin before the border
     for note in st.get("notes", ()):
         out += [("", "\n "), ("class:phase", note)]
     sentence = s.pot_sentence()
@@ -158,7 +158,7 @@ def score_sheet(s: Screen, w: int = 80) -> list:
     if both:  # what the bracketed figure is
         legend = _("Each cell: the change over the deal, then in brackets the {total} after it.").format(
             total=led.get("title") or _("balance"))
-        out += [("", "\n "), ("class:dim", "\n ".join(wrap(legend, room - 1)))]
+        out += [("", "\n "), ("class:dim", " \n ".join(wrap(legend, room - 1)) + " ")]  # a margin before the border
     else:
         out += [("", "\n "), ("class:dim", _("Each cell is the running total after the deal."))]
     if len(seats) < n:
