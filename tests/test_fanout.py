@@ -190,8 +190,8 @@ def test_frap_seat_ui_hint_and_cursor_for_the_seat_to_act_only_F16_F17():
         st = act(st, seat, "whist")
     pub = present.ui(st, None, "en")
     got = present.seat_ui(st, 0, pub, "en")
-    assert got == present.ui(st, 0, "en") and got["hints"] == {"t": "Look at your cards first ([l]); then [t] takes "
-                                                                   "the turn-up (F16)."}
+    assert got == present.ui(st, 0, "en") and got["hints"] == {"t": "Look at your cards first ([l]) — you discard one "
+                                                                   "of them for the turn-up; then [t] takes it."}
     assert all(present.seat_ui(st, s, pub, "en") is pub for s in (1, 2, 3))
     st = act(st, 0, "look")
     pub = present.ui(st, None, "ru")

@@ -208,7 +208,7 @@ def test_F26_frapper_short_of_three_pays_2P_whister_without_trick_pays_P(reg):
     assert st.pot == 1200 == rep["pot_after"]
     assert st.balances == [-400, -700, -100]
     assert engine.describe_event(st, {"type": "deal_end", "report": rep}, ["Ann", "Bob", "Cid"]) == \
-        "Bob fell short of three tricks; remises Ann 300, Bob 600; pot 1200 carried to the next deal"
+        "Bob fell short of three tricks; remises Ann −300, Bob −600; pot 1200 carried to the next deal"
     st, ev = engine.start_deal(st, make_pack(32))
     assert ev[0]["ante"] == 0 and st.pot == 1200
 

@@ -309,7 +309,7 @@ def test_F23_F24_settlement_shows_tricks_money_remises_and_balances(gap):
     def col(title):
         return [r["cells"][heads.index(title)] for r in rows]
     assert col("tricks") == [str(t) for t in rep["tricks"]]
-    assert col("remise") == [str(x) if x else "—" for x in rep["remises"]]
+    assert col("remise") == [f"−{x}" if x else "—" for x in rep["remises"]]  # paid: a change, signed
     assert [r["balance"] for r in rows] == st.balances
     assert [r["net"] for r in rows] == st.balances  # first deal: from 0 (antes included, F5)
     P = 400
@@ -842,10 +842,10 @@ def test_F20_refusal_says_follow_suit_only_when_certain():
     st = act(st, 0, "play", "7H")  # the frapper leads ♥
     s = screen_at(st, 1)
     assert s.press("2") == []  # Q♠
-    assert s.message == "Q♠ cannot be played now: follow suit ♥ (F20)"
+    assert s.message == "Q♠ cannot be played now: you must follow suit ♥"
     ru = screen_at(st, 1, "ru")
     ru.press("2")
-    assert ru.message == "Д♠ сейчас нельзя: нужно ходить в масть ♥ (F20)"  # issue #10 item 9: В Д К Т
+    assert ru.message == "Д♠ сейчас нельзя: нужно ходить в масть ♥"  # issue #10 item 9: В Д К Т
     # seat 2 is not to act: nothing is offered, so nothing is certain
     s2 = screen_at(st, 2)
     s2.mode = None
@@ -860,7 +860,8 @@ def test_turn_clock_counts_down_on_the_screen_from_the_views_deadlines():
     st = table()
     seat = st.to_act[0]
     now = [100.0]
-    for lang, mine, other in (("en", "Your turn 42 s left", "· 42 s left"), ("ru", "Ваш ход осталось 42 с", "· осталось 42 с")):
+    for lang, mine, other in (("en", "Your turn · turn clock 42 s", "· turn clock 42 s"),
+                              ("ru", "Ваш ход · время на ход 42 с", "· время на ход 42 с")):
         me, watcher = Screen(i18n.translation(lang).gettext, lang), Screen(i18n.translation(lang).gettext, lang)
         for s, who in ((me, seat), (watcher, (seat + 1) % st.players)):
             s.clock = lambda: now[0]
@@ -876,4 +877,4 @@ def test_turn_clock_counts_down_on_the_screen_from_the_views_deadlines():
         assert me.time_left(seat) == 0
         now[0] = 100.0
     plain = screen_at(st, seat)
-    assert plain.time_left(seat) is None and "s left" not in text_of(render.hand(plain, 100))
+    assert plain.time_left(seat) is None and "turn clock" not in text_of(render.hand(plain, 100))

@@ -287,14 +287,15 @@ def test_F22_a_penalised_revoke_is_said_in_the_log_and_the_settlement():
     host_feed(s, st, events, seat=1)
     st, events = engine.apply(st, 1, ("play", "QS"))  # Ivan holds 9♥ and plays Q♠: a revoke
     host_feed(s, st, events, seat=1)
-    assert "Ivan plays Q♠ — a revoke (F22)" in s.log[-1][1]
+    assert s.log[-1][1] == ("Ivan plays Q♠ — a revoke (not following suit, or not trumping, when able); "
+                            "Ivan pays a remise at settlement")
     while st.phase == engine.DEAL:
         st, events = engine.apply(st, st.to_act[0], engine.legal_actions(st, st.to_act[0])[0])
         host_feed(s, st, events, seat=1)
     rep = st.reports[-1]
     assert 1 in rep["revokes"] and rep["remises"][1] >= st.deal.P
     heads = s.settlement["heads"]
-    assert s.settlement["rows"][1]["cells"][heads.index("remise")] == f"{rep['remises'][1]} (revoke)"
+    assert s.settlement["rows"][1]["cells"][heads.index("remise")] == f"−{rep['remises'][1]} (revoke)"
     assert "(revoke)" in text_of(render.settlement(s))
 
 
@@ -405,8 +406,7 @@ def test_K7_K8_K12_frak_you_states_its_goal_special_cards_and_penalties():
     s = screen_at(st, 0)
     goal = [t for k, t in s.log if k == "rules"]
     assert goal[0].startswith("Goal: Get rid of your cards") and "penalty point" in goal[0]
-    assert any("three of clubs" in t and "K7" in t for t in goal)
-    assert any("ace of spades" in t and "K8" in t for t in goal)
+    assert any("three of clubs" in t for t in goal) and any("ace of spades" in t for t in goal)
     seats = text_of(render.seats(s, 100))
     assert "penalty points" in seats and "+" not in seats.split("penalty points")[1]
 

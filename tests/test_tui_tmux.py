@@ -178,12 +178,13 @@ def test_play_a_whole_deal_in_tmux_and_settle_F8_F21_F23_F24(tmp_path):
         for s, nm in enumerate(names):
             tricks_txt, money, remise, net, balance = rows[nm]
             assert int(tricks_txt) == rep["tricks"][s]
-            assert amount(remise) == rep["remises"][s]
+            assert amount(remise) == -rep["remises"][s]  # paid: signed as a change of the balance
             assert amount(balance) == result["balances"][s]
             assert amount(net) == result["balances"][s]  # the first deal starts from 0
         # --deals 1: the last deal, so no "next deal" nor fresh antes are promised
         box = "\n".join(ln for ln in settled.splitlines() if ln.count("│") >= 2)
         assert "next deal" not in box and "antes" not in box, box
+        assert "“this deal” is the change over the deal, “balance” the total after it." in box, box
         assert (f"The match is over; {result['pot']} is left in the pot." if result["pot"]
                 else "The match is over.") in settled
         line = next(x for x in settled.splitlines() if "Deal 1 settled:" in x)

@@ -46,7 +46,7 @@ def test_the_clock_plays_exactly_one_move_for_an_idle_seat_and_gives_it_back():
     msgs = idle.read()
     ev = [m["event"] for m in msgs if m["type"] == "event" and m["event"]["type"] == "seat_timeout"]
     assert ev == [{"type": "seat_timeout", "seat": seat, "name": s.name, "seconds": 30.0,
-                   "text": f"{s.name}'s time ran out (30 s) — a computer player makes this move"}]
+                   "text": f"{s.name}'s turn clock ran out (30 s) — a computer player makes this move"}]
     # the seat acts for itself again: whoever is to act now has a fresh 30 s, and acting stops it
     st2 = table.state
     nxt = st2.to_act[0]

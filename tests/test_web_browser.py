@@ -384,14 +384,14 @@ def test_a_russian_browser_gets_a_russian_page(browser):
         assert re.search("[а-яА-Я]", state(d)["view"]["phase_label"])
         # the turn clock (frapnet host's default --turn-time 120, issue #9): counting down
         turn = d.find_element(By.ID, "turn").text
-        assert re.fullmatch(r"Ваш ход · осталось (\d+) с", turn) and 0 < int(turn.split()[-2]) <= 120, turn
+        assert re.fullmatch(r"Ваш ход · время на ход (\d+) с", turn) and 0 < int(turn.split()[-2]) <= 120, turn
         wait(lambda: d.find_element(By.ID, "turn").text != turn, 5, "the countdown to move on")
         d.save_screenshot(str(shots_dir() / "web-ru.png"))
         # switchable: English words from the page and from the host after the switch
         d.find_element(By.ID, "lang-switch").click()
         wait(lambda: buttons(d) and all(not re.search("[а-яА-Я]", lab) for _, _, lab in buttons(d)), 15,
              "English labels after switching")
-        assert re.fullmatch(r"Your turn · \d+ s left", d.find_element(By.ID, "turn").text)
+        assert re.fullmatch(r"Your turn · turn clock \d+ s", d.find_element(By.ID, "turn").text)
         assert state(d)["welcome"]["seat"] == 0  # the same seat, over a new connection
     finally:
         host.stop()

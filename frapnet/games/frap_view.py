@@ -56,13 +56,13 @@ def frapnet_seat_view(state, seat, lang):
 _LABELS = {
     "en": {"look": "Look at your cards", "pass": "Pass", "frap": "Frap", "blind_frap": "Blind frap",
            "whist": "Whist", "stand": "Stand pat", "buy": "Buy: discard {cards}",
-           "take_trump": "Take the turn-up, discard {card}", "cut_in": "Cut in (five from the talon)",
-           "cut_in_trump": "Cut in with the turn-up {card}", "decline": "Decline the cut-in",
+           "take_trump": "Take the turn-up, discard {card}", "cut_in": "Cut in: five new cards from the talon",
+           "cut_in_trump": "Cut in with the turn-up {card} and four from the talon", "decline": "Decline the cut-in",
            "discard": "Discard {card}", "play": "Play {card}"},
     "ru": {"look": "Посмотреть карты", "pass": "Пас", "frap": "Фрап", "blind_frap": "Фрап втёмную",
            "whist": "Вист", "stand": "Без прикупки", "buy": "Прикупка: снести {cards}",
-           "take_trump": "Взять козырь, снести {card}", "cut_in": "Подрезка (пять из колоды)",
-           "cut_in_trump": "Подрезка с козырем {card}", "decline": "Не подрезать",
+           "take_trump": "Взять козырь, снести {card}", "cut_in": "Подрезка: пять новых карт из талона",
+           "cut_in_trump": "Подрезка с козырем {card} и четырьмя из талона", "decline": "Не подрезать",
            "discard": "Снести {card}", "play": "Ход {card}"},
 }
 
@@ -97,7 +97,8 @@ _EVENTS = {
         "cut_in": "{who} cuts in", "cut_in_trump": "{who} cuts in with the turn-up {turn_up}",
         "decline": "{who} does not cut in", "discard": "{who} discards one card",
         "play_starts": "Play begins: {who} leads; pot {pot}", "play": "{who} plays {card}",
-        "revoke": "{who} plays {card} — a revoke (F22): it does not follow suit; a remise at settlement",
+        "revoke": "{who} plays {card} — a revoke (not following suit, or not trumping, when able); "
+                  "{who} pays a remise at settlement",
         "trick": "{who} takes the trick with {card} (+{amount})",
         "deal_end": {"played": "Deal over: remises {remises}; pot {pot_after}",
                      "no_whist": "Deal over: the pot is empty", "thrown_in": "Deal thrown in; pot {pot_after}"},
@@ -114,7 +115,7 @@ _EVENTS = {
         "cut_in": "{who} подрезает", "cut_in_trump": "{who} подрезает с козырем {turn_up}",
         "decline": "{who} не подрезает", "discard": "{who} сносит карту",
         "play_starts": "Розыгрыш: ходит {who}; кон {pot}", "play": "{who} ходит {card}",
-        "revoke": "{who} ходит {card} — ренонс (F22): не в масть; ремиз при расчёте",
+        "revoke": "{who} ходит {card} — ренонс (не в масть или не козырем, хотя мог); при расчёте {who} платит ремиз",
         "trick": "{who} берёт взятку картой {card} (+{amount})",
         "deal_end": {"played": "Сдача окончена: ремизы {remises}; кон {pot_after}",
                      "no_whist": "Сдача окончена: кон пуст", "thrown_in": "Сдача сброшена; кон {pot_after}"},
@@ -156,7 +157,7 @@ def frapnet_describe_event(state, event, names, lang):
         r = event["report"]
         if r["outcome"] == "played" and not any(r["remises"]):
             return t["no_remise"]
-        rem = ", ".join(f"{name(s)} {x}" for s, x in enumerate(r["remises"]) if x) or "—"
+        rem = ", ".join(f"{name(s)} −{x}" for s, x in enumerate(r["remises"]) if x) or "—"  # paid: a change, signed
         return t["deal_end"].get(r["outcome"], "").format(remises=rem, pot_after=r["pot_after"])
     if kind in t and isinstance(t[kind], str):
         fields = {k: (_sym(v) if k in ("card", "turn_up", "dead") and isinstance(v, str) else v)
@@ -172,13 +173,16 @@ _UI = {
         "title": "Frap",
         "goal": "Take tricks: frap promises two, whist one; each trick pays a quarter of the pot, "
                 "a broken promise pays a remise into the next pot.",
-        "special": ["The turn-up sets trumps; a blind frapper or a cut-in player may take it (F16, F17)."],
+        "special": ["The turn-up sets trumps; a blind frapper may take it when buying, and so may a player who cuts in.",
+                    "Cut-in: after buying, a player who passed may come back in: swap the four cards for five from "
+                    "the talon (or the turn-up and four), discard one; then, like a whister, take a trick or pay a "
+                    "remise."],
         "bid": "bid", "columns": ["bid"], "decl": {"frap": "frap", "blind_frap": "blind frap", "whist": "whist", "pass": "pass",
                                "cut_in": "cut-in"},
-        "follow": "{card} cannot be played now: follow suit {suit} (F20)",
-        "ruff": "{card} cannot be played now: no {led} in your hand, so play a trump {trump} (F20)",
+        "follow": "{card} cannot be played now: you must follow suit {suit}",
+        "ruff": "{card} cannot be played now: you have no {led}, so you must play a trump {trump}",
         "tricks": "tricks", "trick_money": "trick money", "remise": "remise", "revoke": "revoke",
-        "look_first": "Look at your cards first ([l]); then [t] takes the turn-up (F16).",
+        "look_first": "Look at your cards first ([l]) — you discard one of them for the turn-up; then [t] takes it.",
         "options": {"deck": "deck", "ante": "ante", "cut_in": "cut-in", "graded_remise": "graded remise",
                     "revoke": "revoke"},
         "values": {True: "on", False: "off", "auto": "auto", "refuse": "refused", "penalize": "penalised"},
@@ -187,13 +191,16 @@ _UI = {
         "title": "Фрап",
         "goal": "Берите взятки: фрап обещает две, вист — одну; каждая взятка приносит четверть кона, "
                 "невыполненное обещание — ремиз в следующий кон.",
-        "special": ["Вскрышка задаёт козырь; фрапующий втёмную или подрезающий может её взять (F16, F17)."],
+        "special": ["Вскрышка задаёт козырь; её может взять фрапующий втёмную при прикупке, а также тот, кто подрезает.",
+                    "Подрезка: после прикупки спасовавший может вернуться в игру — сменить четыре карты на пять из "
+                    "талона (или вскрышку и четыре) и снести одну; затем, как вистующий, взять взятку или заплатить "
+                    "ремиз."],
         "bid": "заявка", "columns": ["заявка"], "decl": {"frap": "фрап", "blind_frap": "фрап втёмную", "whist": "вист", "pass": "пас",
                                   "cut_in": "подрезка"},
-        "follow": "{card} сейчас нельзя: нужно ходить в масть {suit} (F20)",
-        "ruff": "{card} сейчас нельзя: масти {led} нет, нужно бить козырем {trump} (F20)",
+        "follow": "{card} сейчас нельзя: нужно ходить в масть {suit}",
+        "ruff": "{card} сейчас нельзя: масти {led} у вас нет, нужно бить козырем {trump}",
         "tricks": "взятки", "trick_money": "за взятки", "remise": "ремиз", "revoke": "ренонс",
-        "look_first": "Сначала посмотрите карты ([l]); затем [t] берёт вскрышку (F16).",
+        "look_first": "Сначала посмотрите карты ([l]) — за вскрышку сносят одну из них; затем [t] берёт её.",
         "options": {"deck": "колода", "ante": "взнос", "cut_in": "подрезка", "graded_remise": "ремиз по ступеням",
                     "revoke": "ренонс"},
         "values": {True: "да", False: "нет", "auto": "авто", "refuse": "не принимается", "penalize": "штраф"},
@@ -228,7 +235,8 @@ def _refusals(state, d, seat, t, lang):
 
 def report_columns(report, lang):
     """The settlement's columns for a Frap deal report (F23 trick money, F24/F22 remises) and its
-    notes: ``({"columns": [...], "notes": [...]})`` as frapnet_view_ui's ``report``."""
+    notes: ``({"columns": [...], "notes": [...]})`` as frapnet_view_ui's ``report``. Both amounts
+    are changes of a balance, so both are signed as the screen signs them: ``+300``, ``−400``."""
     t = _UI.get(lang, _UI["en"])
     n = len(report.get("tricks") or ())
     revokes = set(report.get("revokes") or ())
@@ -236,7 +244,7 @@ def report_columns(report, lang):
     rem = report.get("remises") or [0] * n
     cols = [{"title": t["tricks"], "cells": [str(x) for x in report.get("tricks") or ()]},
             {"title": t["trick_money"], "cells": [f"+{x}" if x else "—" for x in money]},
-            {"title": t["remise"], "cells": [(str(rem[s]) if rem[s] else "—") + (f" ({t['revoke']})" if s in revokes
+            {"title": t["remise"], "cells": [(f"−{rem[s]}" if rem[s] else "—") + (f" ({t['revoke']})" if s in revokes
                                                                                    else "") for s in range(n)]}]
     return {"columns": cols, "notes": []}
 

@@ -80,8 +80,8 @@ def frapnet_view_ui(state, seat, lang):
     - ``pot`` str|None: the pot's name in the header; None shows no pot.
     - ``columns`` [str] and ``cells`` [[str] per seat 0…n−1]: the game's own seat-table columns.
     - ``marks`` [str per seat, ≤ 3 cells]: shown after the name (La Krap's team).
-    - ``refusals`` {card: str}: why a card of the seat's hand cannot be chosen now, with the
-      rule ID (``"Q♠ cannot be played now: follow suit ♥ (F20)"``).
+    - ``refusals`` {card: str}: why a card of the seat's hand cannot be chosen now, the rule in
+      words, not its ID (``"Q♠ cannot be played now: you must follow suit ♥"``).
     - ``cursor`` card|None: where the hand's cursor starts (a card the seat can give away).
     - ``card_marks`` {card: one character}; ``trick_marks``/``last_trick_marks`` [str per card of
       ``trick``/``last_trick``]; ``legend`` [str]: what the marks mean.

@@ -166,7 +166,7 @@ def frapnet_describe_event(state, event, names, lang):
         r = event["report"]
         parts = [t["won"].format(who=name(r["frapper"]), round=r["frap_round"], won=r["won"]) if r["won"]
                  else t["lost"].format(who=name(r["frapper"]))]
-        rem = ", ".join(f"{name(s)} {x}" for s, x in enumerate(r["remises"]) if x)
+        rem = ", ".join(f"{name(s)} −{x}" for s, x in enumerate(r["remises"]) if x)  # paid: a change, signed
         parts.append(t["end"].format(remises=rem, pot=r["pot_after"]) if r["pot_after"] else t["fresh"])
         return "; ".join(parts)
     return None

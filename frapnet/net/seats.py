@@ -60,7 +60,7 @@ SEAT_EVENT_TEXT = {
         "seat_left": "{name} left the table",
         "seat_left_takeover": "{name} left — a computer player takes the seat",
         "seat_takeover": "{name} did not come back in time — a computer player takes the seat",
-        "seat_timeout": "{name}'s time ran out ({seconds} s) — a computer player makes this move",
+        "seat_timeout": "{name}'s turn clock ran out ({seconds} s) — a computer player makes this move",
         "shuffle_left_out_no_hash": "{name} did not answer the shuffle in time; deal {deal} is shuffled without "
                                     "their nonce",
         "shuffle_left_out_no_nonce": "{name} sent no nonce in time; deal {deal} is shuffled without it",

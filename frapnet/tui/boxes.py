@@ -64,13 +64,15 @@ def quit_dialog(s: Screen) -> list:
 def settlement(s: Screen) -> list:
     """The settlement of the last deal: per seat the game's columns (``ui.report``: Frap's tricks,
     trick money and remise, F23/F24; the declarer's bid; who lost; deal points), the change over
-    the deal and the balance or points after it; the game's notes; what happens to the pot."""
+    the deal and the balance or points after it, and a line saying which of the two is which; the
+    game's notes; what happens to the pot."""
     _ = s._
     st = s.settlement or {}
     out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
     led = st.get("ledger") or {}
     signed = led.get("signed", True)
-    head = [_("player")] + list(st.get("heads", ())) + [_("this deal"), led.get("title") or _("balance")]
+    total = led.get("title") or _("balance")
+    head = [_("player")] + list(st.get("heads", ())) + [_("this deal"), total]
     mins = [18] + [10] * len(st.get("heads", ())) + [12, 12]
     rows = []
     for r in st.get("rows", ()):
@@ -79,6 +81,8 @@ def settlement(s: Screen) -> list:
                         "" if r["balance"] is None else amount_text(r["balance"], signed)],
                      r["seat"] == s.seat))
     out += _table(head, mins, rows)
+    out += [("", "\n "), ("class:dim", _("“{change}” is the change over the deal, “{total}” the total after it.").format(
+        change=_("this deal"), total=total) + " ")]  # a margin before the border
     for note in st.get("notes", ()):
         out += [("", "\n "), ("class:phase", note)]
     sentence = s.pot_sentence()
@@ -100,7 +104,8 @@ def _table(head, mins, rows) -> list:
 
 def score_sheet(s: Screen, w: int = 80) -> list:
     """The score sheet: one row per deal settled (each player's change over the deal, then the
-    running total in brackets), and the standings at the end of the match. It fits ``w``
+    running total in brackets — a line under the table says so), and the standings at the end of
+    the match. It fits ``w``
     columns: a wide table (up to 12 seats) shows the running totals alone, names cut, and if that
     is still too wide, as many players as fit — ← → scroll to the others."""
     _ = s._
@@ -150,7 +155,11 @@ def score_sheet(s: Screen, w: int = 80) -> list:
     head = [_("deal")] + [cut(s.name(i), widths[i] - 1) for i in seats]
     body = [([first[k]] + [r[i] for i in seats], k == len(cells) - 1) for k, r in enumerate(cells)]
     out += _table(head, [first_w] + [widths[i] for i in seats], body)
-    if not both:
+    if both:  # what the bracketed figure is
+        legend = _("Each cell: the change over the deal, then in brackets the {total} after it.").format(
+            total=led.get("title") or _("balance"))
+        out += [("", "\n "), ("class:dim", " \n ".join(wrap(legend, room - 1)) + " ")]  # a margin before the border
+    else:
         out += [("", "\n "), ("class:dim", _("Each cell is the running total after the deal."))]
     if len(seats) < n:
         out += [("", "\n "), ("class:dim", _("{k} of {n} players shown; ← → show the others.").format(

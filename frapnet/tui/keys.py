@@ -168,8 +168,8 @@ class KeysMixin:
         return []
 
     def refusal(self, card: str) -> str:
-        """Why ``card`` cannot be chosen: the game's reason (``ui.refusals``, with its rule ID:
-        "Q♠ cannot be played now: follow suit ♥ (F20)"), else a neutral line."""
+        """Why ``card`` cannot be chosen: the game's reason (``ui.refusals``, the rule in words:
+        "Q♠ cannot be played now: you must follow suit ♥"), else a neutral line."""
         why = self.ui.get("refusals", {}).get(card)
         if why:
             return why

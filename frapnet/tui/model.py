@@ -317,9 +317,9 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         return max(0, math.ceil(min(left, 86400.0) - (self.clock() - self.view_at)))
 
     def clock_text(self, seat) -> str:
-        """`` · 42 s`` — ``seat``'s turn clock for a heading — or ``""`` where none runs."""
+        """`` · turn clock 42 s`` — ``seat``'s turn clock for a heading — or ``""`` where none runs."""
         left = self.time_left(seat)
-        return "" if left is None else " · " + self._("{n} s left").format(n=left)
+        return "" if left is None else " · " + self._("turn clock {n} s").format(n=left)
 
     @property
     def mid_deal(self) -> bool:
@@ -468,4 +468,5 @@ def help_lines(_: Callable[[str], str]) -> list[tuple[str, str]]:
         (_("mouse"), _("click a card or an action")),
         ("▶ D ★", _("whose turn, the dealer, who took the last trick")),
         ("● ○ ⚙ ·", _("connected, reconnecting, computer, empty seat")),
+        (_("turn clock"), _("seconds left to act; then a computer plays that one move")),
     ]

@@ -173,13 +173,13 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
     g = s.active_group
     # heading
     if s.seat is None:
-        who = ", ".join(s.name(x) for x in s.to_act)
+        who = ", ".join(s.name(x) + s.clock_text(x) for x in s.to_act)
         out += [("class:dim", " " + (_("Watching. To act: {who}").format(who=who) if who else _("Watching.")))]
         return out + [("", "\n")]
     if s.my_turn:
         out += [("class:yourturn", " " + _("Your turn") + " ")]
         if s.clock_text(s.seat):  # the turn clock (--turn-time): a computer player moves when it runs out
-            out += [("class:yourturn", s.clock_text(s.seat).lstrip(" ·") + " ")]
+            out += [("class:yourturn", s.clock_text(s.seat).lstrip() + " ")]
     elif s.to_act:
         out += [("class:dim", " " + _("Waiting for {who}").format(
             who=", ".join(s.name(x) + s.clock_text(x) for x in s.to_act)))]

@@ -168,7 +168,7 @@ window.FrapnetDraw = function (page) {
   }
   function clockText(seat) {
     const left = timeLeft(seat);
-    return left === null ? "" : " · " + t("{n} s left", { n: left });
+    return left === null ? "" : " · " + t("turn clock {n} s", { n: left });
   }
   function timedNames(seats) { return seats.map((s) => name(s) + clockText(s)).join(", "); }
 

@@ -14,7 +14,7 @@
       "dealer": "сдаёт", "deal": "сдача", "pot": "кон", "treasure": "клад", "trump": "козырь", "turn-up": "вскрышка",
       "taken": "взята", "dead": "вне игры", "talon": "талон", "trick": "взятка", "last trick": "прошлая взятка",
       "Your turn": "Ваш ход", "Waiting for {who}": "Ждём: {who}", "Watching.": "Вы смотрите.",
-      "{n} s left": "осталось {n} с",
+      "turn clock {n} s": "время на ход {n} с",
       "Watching. To act: {who}": "Вы смотрите. Ходит: {who}",
       "Waiting for players: {k} of {n} seats taken": "Ждём игроков: занято {k} из {n} мест",
       "The next deal starts in a moment.": "Скоро следующая сдача.", "The match is over.": "Партия окончена.",

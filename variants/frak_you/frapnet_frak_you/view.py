@@ -152,16 +152,16 @@ def frapnet_describe_event(state, event, names, lang):
 _UI = {
     "en": {"title": "Frak You", "ledger": "penalty points", "deal": "in the deal",
            "goal": "Get rid of your cards: the last two players still holding cards each take a penalty "
-                   "point; the fewest penalty points win the match (K11, K12).",
-           "special": ["The three of clubs wins any trick it is in, unless the ace of spades is in it too (K7).",
-                       "The ace of spades: the card played right after it counts lowest and cannot win (K8)."],
+                   "point; the fewest penalty points win the match.",
+           "special": ["The three of clubs wins any trick it is in, unless the ace of spades is in it too.",
+                       "The ace of spades: the card played right after it counts lowest and cannot win."],
            "playing": "playing", "out": "out", "chosen": "passed 3", "loser": "penalty",
            "tricks": "tricks", "result": "result", "penalty": "+1 penalty"},
     "ru": {"title": "Фрак Ю", "ledger": "штрафные очки", "deal": "в сдаче",
            "goal": "Избавьтесь от карт: двое последних, у кого остались карты, получают по штрафному "
-                   "очку; партию выигрывает тот, у кого штрафных очков меньше (K11, K12).",
-           "special": ["Тройка треф берёт любую взятку, в которой лежит, если в ней нет туза пик (K7).",
-                       "Туз пик: карта, сыгранная сразу после него, считается младшей и не берёт (K8)."],
+                   "очку; партию выигрывает тот, у кого штрафных очков меньше.",
+           "special": ["Тройка треф берёт любую взятку, в которой лежит, если в ней нет туза пик.",
+                       "Туз пик: карта, сыгранная сразу после него, считается младшей и не берёт."],
            "playing": "играет", "out": "вышел", "chosen": "отдал 3", "loser": "штраф",
            "tricks": "взятки", "result": "итог", "penalty": "+1 штраф"},
 }

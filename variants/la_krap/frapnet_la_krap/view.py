@@ -183,22 +183,22 @@ TEAM_CARD_MARK = "◆"
 _UI = {
     "en": {"title": "La Krap", "points": "points", "team": "team card", "declared": "declared",
            "goal": "Win tricks with your team: each side scores its tricks squared, +5 per K+Q declared; "
-                   "the match ends when someone reaches {target} points (L5, L12).",
-           "special": ["Jokers are the two top trumps of the turn-up suit, the red joker above the black (L3).",
+                   "the match ends when someone reaches {target} points.",
+           "special": ["Jokers are the two top trumps of the turn-up suit, the red joker above the black.",
                        "A card identical to an earlier one neutralises both; a two neutralises every earlier card of "
                        "its suit; the five of clubs neutralises itself and every earlier card but the one just "
-                       "before it (L11)."],
-           "legend": ["♥ red team, ♠ black team, ★ joker team (team cards, L5); no mark: playing alone.",
-                      "× after a card in the trick: neutralised (L11). ◆ on a card of your hand: your team card."],
+                       "before it."],
+           "legend": ["♥ red team, ♠ black team, ★ joker team (team cards); no mark: playing alone.",
+                      "× after a card in the trick: neutralised. ◆ on a card of your hand: your team card."],
            "tricks": "tricks", "deal_points": "deal points"},
     "ru": {"title": "Ла крап", "points": "очки", "team": "карта команды", "declared": "объявлено",
            "goal": "Берите взятки командой: каждая сторона получает квадрат своих взяток и +5 за объявленных "
-                   "короля и даму; партия кончается, когда кто-то наберёт {target} очков (L5, L12).",
-           "special": ["Джокеры — два старших козыря масти вскрышки: красный выше чёрного (L3).",
+                   "короля и даму; партия кончается, когда кто-то наберёт {target} очков.",
+           "special": ["Джокеры — два старших козыря масти вскрышки: красный выше чёрного.",
                        "Одинаковая карта нейтрализует обе; двойка нейтрализует все прежние карты своей масти; "
-                       "пятёрка треф нейтрализует себя и все прежние карты, кроме сыгранной прямо перед ней (L11)."],
-           "legend": ["♥ красная команда, ♠ чёрная, ★ команда джокеров (карты команды, L5); без знака — играет один.",
-                      "× после карты во взятке: нейтрализована (L11). ◆ на карте вашей руки: ваша карта команды."],
+                       "пятёрка треф нейтрализует себя и все прежние карты, кроме сыгранной прямо перед ней."],
+           "legend": ["♥ красная команда, ♠ чёрная, ★ команда джокеров (карты команды); без знака — играет один.",
+                      "× после карты во взятке: нейтрализована. ◆ на карте вашей руки: ваша карта команды."],
            "tricks": "взятки", "deal_points": "очки за сдачу"},
 }
 

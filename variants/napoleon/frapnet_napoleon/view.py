@@ -176,14 +176,14 @@ def frapnet_describe_event(state, event, names, lang):
 _UI = {
     "en": {"title": "Napoleon", "treasure": "treasure", "bid": "bid",
            "goal": "Bid the tricks of five you will take, then take them: every other player pays the "
-                   "declarer stake × bid, or is paid it; a bid for Napoleon plays for the treasure (N4, N8).",
-           "special": ["No turn-up: the declarer's first lead sets trumps (N6)."],
+                   "declarer stake × bid, or is paid it; a bid for Napoleon plays for the treasure.",
+           "special": ["No turn-up: the declarer's first lead sets trumps."],
            "calls": {"pass": "pass", "here": "here", "napoleon": "Napoleon", "bid": "bid {n}"},
            "tricks": "tricks", "made": "The declarer made the bid.", "failed": "The declarer failed the bid."},
     "ru": {"title": "Наполеон", "treasure": "клад", "bid": "заявка",
            "goal": "Заявите, сколько взяток из пяти возьмёте, и возьмите их: каждый платит играющему "
-                   "ставку × заявку или получает её; заявка «за Наполеона» играет на клад (N4, N8).",
-           "special": ["Вскрышки нет: первый ход играющего задаёт козырь (N6)."],
+                   "ставку × заявку или получает её; заявка «за Наполеона» играет на клад.",
+           "special": ["Вскрышки нет: первый ход играющего задаёт козырь."],
            "calls": {"pass": "пас", "here": "здесь", "napoleon": "Наполеон", "bid": "заявка {n}"},
            "tricks": "взятки", "made": "Играющий выполнил заявку.", "failed": "Играющий не выполнил заявку."},
 }
