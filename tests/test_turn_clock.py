@@ -39,8 +39,11 @@ def test_the_clock_plays_exactly_one_move_for_an_idle_seat_and_gives_it_back():
     clock.advance(29.9)
     assert table.state is st and moves == []
     clock.advance(0.2)
-    assert moves == [(seat, st.version)] and table.state.version == st.version + 1
-    assert table.actions_applied == 1
+    # one decision for it: the bidder had not looked, and looking is no decision (F9) — the
+    # computer player looks for it, then makes the one move (here the first legal action)
+    assert engine.legal_actions(st, seat)[0] == ("look",) and not st.deal.looked[seat]
+    assert moves == [(seat, st.version), (seat, st.version + 1)] and table.state.version == st.version + 2
+    assert table.actions_applied == 2 and table.state.deal.looked[seat] and seat not in table.state.to_act
     s = table.seats[seat]
     assert s.status == "connected" and s.peer is idle.proto and not s.takeover  # still the player's
     msgs = idle.read()
@@ -50,11 +53,12 @@ def test_the_clock_plays_exactly_one_move_for_an_idle_seat_and_gives_it_back():
     # the seat acts for itself again: whoever is to act now has a fresh 30 s, and acting stops it
     st2 = table.state
     nxt = st2.to_act[0]
-    assert conns[nxt].view["deadlines"][nxt] == 30.0
+    conns[nxt].read()
+    assert nxt != seat and conns[nxt].view["deadlines"][nxt] == 30.0
     clock.advance(10)
     conns[nxt].act(engine.action_to_wire(engine.legal_actions(st2, nxt)[0]), st2.version)
     assert conns[nxt].errors() == [] and table.state.version == st2.version + 1
-    assert len(moves) == 1  # nothing more was played for anyone
+    assert len(moves) == 2  # nothing more was played for anyone
 
 
 def test_another_seat_looking_does_not_restart_the_clock_F9():
@@ -69,7 +73,31 @@ def test_another_seat_looking_does_not_restart_the_clock_F9():
     assert conns[other].errors() == [] and table.state.version == st.version + 1
     assert conns[bidder].read() and conns[bidder].view["deadlines"][bidder] == 10.0
     clock.advance(10.1)
-    assert len(moves) == 1 and moves[0][0] == bidder
+    assert [m[0] for m in moves] == [bidder, bidder]  # it looks, then decides (F9): one decision
+
+
+def test_an_unlooked_seat_gets_one_timeout_for_one_decision_not_one_per_look_F9():
+    """A computer player looks before deciding (F9: an unlooked seat is offered only ``look`` and
+    moves that name no card). When a seat that has not looked runs out of time, the computer
+    player looks and decides at once: one ``seat_timeout``, the seat's turn over — not a look,
+    a fresh turn clock, and a second timeout for the same decision."""
+    def look_first(view, level, rng):
+        acts = [a["action"] for a in view["actions"]]
+        return ["look"] if ["look"] in acts else [a for a in acts if a[0] != "look"][-1]
+    table, clock, conns, moves = _table(30.0, chooser=look_first)
+    st = table.state
+    seat = st.to_act[0]
+    assert not st.deal.looked[seat]
+    clock.advance(30.1)
+    after = table.state
+    assert after.version == st.version + 2 and after.deal.looked[seat] and seat not in after.to_act
+    assert [a[1:] for a in engine.record(after)["deals"][-1]["actions"][-2:]][0] == ["look"]
+    msgs = conns[seat].read()
+    timeouts = [m for m in msgs if m["type"] == "event" and m["event"]["type"] == "seat_timeout"]
+    assert len(timeouts) == 1
+    clock.advance(30.1)  # the next seat's clock, not a second one for this decision
+    assert sum(1 for m in conns[seat].read() if m["type"] == "event" and m["event"]["type"] == "seat_timeout"
+               and m["event"]["seat"] == seat) == 0
 
 
 def test_no_clock_by_default_for_a_dropped_seat_or_a_taken_over_one():

@@ -160,20 +160,24 @@ class Takeover:
         if t.finished or t.state.phase != engine.DEAL or seat not in t.state.to_act or t.versions.since[seat] != since \
                 or s.peer is None or s.takeover:
             return
-        version = t.state.version
-        view = engine.view(t.state, seat)
-        rng = random.Random(f"{self.seed}/clock/{seat}/{version}") if self.seed is not None else t.rng
-        try:
-            action = self.choose(view, self.level, rng)
-        except Exception:  # noqa: BLE001 - a strategy bug must not stall the table
-            log.failure("turn clock: the computer player failed; playing a random legal action")
-            action = random_choice(view, self.level, rng)
         log.info("table {table}: seat {seat} ({name}) did not act in {t} s; the computer player moves for it",
                  table=t.name, seat=seat, name=s.name, t=self.turn_time)
         t.fanout.seat_event("seat_timeout", s, seconds=self.turn_time)
-        try:
-            t.apply_action(seat, action, version)
-        except ProtocolError as exc:
-            log.warn("turn clock move {action} for seat {seat} refused: {msg}", action=action, seat=seat,
-                     msg=exc.message)
-            t.apply_action(seat, engine.action_to_wire(engine.legal_actions(t.state, seat)[0]), version)
+        for _ in range(2):  # one decision: looking at the cards first is none (F9), so it decides after
+            version = t.state.version
+            view = engine.view(t.state, seat)
+            rng = random.Random(f"{self.seed}/clock/{seat}/{version}") if self.seed is not None else t.rng
+            try:
+                action = self.choose(view, self.level, rng)
+            except Exception:  # noqa: BLE001 - a strategy bug must not stall the table
+                log.failure("turn clock: the computer player failed; playing a random legal action")
+                action = random_choice(view, self.level, rng)
+            try:
+                t.apply_action(seat, action, version)
+            except ProtocolError as exc:
+                log.warn("turn clock move {action} for seat {seat} refused: {msg}", action=action, seat=seat,
+                         msg=exc.message)
+                action = engine.action_to_wire(engine.legal_actions(t.state, seat)[0])
+                t.apply_action(seat, action, version)
+            if action[0] != "look" or t.finished or t.state.phase != engine.DEAL or seat not in t.state.to_act:
+                return
