@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from operator import itemgetter
 from typing import Any, Callable
 
 import pluggy
@@ -103,10 +104,11 @@ class Rules:
                 def direct(*values, _fn=fn, _k=k):
                     return _fn(*values[:_k])
             else:
-                pick = tuple(args.index(a) for a in want)
+                pick = itemgetter(*(args.index(a) for a in want)) if len(want) > 1 else \
+                    (lambda values, _i=args.index(want[0]): (values[_i],))
 
                 def direct(*values, _fn=fn, _pick=pick):
-                    return _fn(*[values[i] for i in _pick])
+                    return _fn(*_pick(values))
             direct.__name__ = name
             direct.__wrapped__ = fn
             return direct

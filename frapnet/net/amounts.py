@@ -34,7 +34,8 @@ _SMALL = 1 << 3000  # fewer than 904 digits: the usual case, decided without cou
 
 def most_digits(state) -> int:
     """The most decimal digits of any balance or the pot of the engine ``state`` (sign not counted)."""
-    top = max(max(map(abs, state.balances), default=0), abs(state.pot))
+    b, pot = state.balances, state.pot
+    top = max(max(b), -min(b), pot, -pot) if b else abs(pot)  # no abs() per balance: no new big integers
     return 1 if top < _SMALL else digits(top)
 
 

@@ -138,6 +138,11 @@ def _has_timestamp(value: Any) -> bool:
     return False
 
 
+_NOT_CONTAINER = bytes(b for b in range(256) if not (0x80 <= b <= 0x9f or 0xdc <= b <= 0xdf))
+"""Every byte that cannot be the first byte of a msgpack array or map (fixmap 0x80–0x8f, fixarray
+0x90–0x9f, array/map 16 and 32 0xdc–0xdf): deleted from a body, what is left bounds its nesting."""
+
+
 def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     """True if lists/maps inside ``value`` (a decoded message map: depth 1) nest deeper than
     ``limit``. Iterative (no recursion), and only containers are pushed: decoded msgpack holds
@@ -199,7 +204,10 @@ def decode(body: bytes) -> dict:
         raise WireError("malformed", f"not a valid msgpack message: {_why(exc)}"[:300]) from None
     if not isinstance(msg, dict):
         raise WireError("malformed", f"a message is a map, not {type(msg).__name__}")
-    if _too_deep(msg):  # decodable, so only this message is refused: the connection stays open
+    if len(body.translate(None, _NOT_CONTAINER)) > MAX_DEPTH and _too_deep(msg):
+        # (a body with no more bytes that could start a list or map than MAX_DEPTH cannot nest
+        # deeper: counted in C, the walk skipped for almost every message) — decodable, so only
+        # this message is refused: the connection stays open
         raise WireError("bad_message", f"values nested more than {MAX_DEPTH} deep (lists and maps inside each "
                                        f"other); the message is ignored")
     if b"\xff" in body and _has_timestamp(msg):  # ext -1's type byte is 0xff (never in UTF-8)
