@@ -166,22 +166,15 @@ class Fanout:
         (:meth:`views`), then ``after`` if given (a message for everyone, encoded once: a deal's
         ``shuffle_reveal``) — each peer's frames of the change in that order, in one transport
         write (:meth:`frapnet.net.wire.FramedProtocol.sendFrames`)."""
-        names = self._same("names", self.table.names)
-        out = self._view_frames(names)
+        t = self.table
+        names = self._same("names", t.names)
+        ev = None
         if events:
-            by_lang = self._event_frames(events, {p.lang for p, _, _ in out}, names)
-            for p, frames, msgs in out:
-                pairs, ev_msgs = by_lang[p.lang]
-                frames[:0] = pairs
-                if msgs is not None:
-                    msgs[:0] = ev_msgs
-        if after is not None:
-            last = (after["type"], wire.frame(after))
-            for p, frames, msgs in out:
-                frames.append(last)
-                if msgs is not None:
-                    msgs.append(after)
-        self._deliver(out)
+            langs = {s.peer.lang for s in t.seats if s.peer is not None}
+            langs.update(p.lang for p in t.spectators)
+            ev = self._event_frames(events, langs, names)
+        post = ((after["type"], wire.frame(after)), after) if after is not None else None
+        self._deliver(self._view_frames(names, ev, post))
 
     def views(self) -> None:
         """Send every connected seat its own view and every spectator the public view.
@@ -209,7 +202,10 @@ class Fanout:
     # A change's frames to send: per peer, in peers() order, (peer, frames, msgs) — ``frames`` a
     # list of (kind, data), ``msgs`` the same messages as maps for a peer that takes no encoded
     # frames (a test double with ``send`` only; None for the others: never built for them).
-    def _view_frames(self, names: list | None = None) -> list[tuple]:
+    def _view_frames(self, names: list | None = None, ev: dict | None = None, post: tuple | None = None) -> list[tuple]:
+        """Every peer's frames of a change: ``ev``'s (per language, the events' frames and
+        messages, :meth:`_event_frames`), its view, then ``post`` (a ``(kind, data)`` frame and
+        its message) — ``(peer, frames, msgs)`` per peer, seats (in seat order) then spectators."""
         t = self.table
         same = self._same
         names = same("names", t.names) if names is None else names
@@ -217,6 +213,8 @@ class Fanout:
         deadlines = same("deadlines", t.takeover.deadlines())
         public: dict[str, tuple] = {}  # lang -> (public view, its encoder; None: the game's view failed)
         out: list[tuple] = []
+        append = out.append
+        tail = [post[0]] if post is not None else []
 
         def public_for(lang: str) -> tuple:
             if lang not in public:
@@ -228,18 +226,26 @@ class Fanout:
                     public[lang] = (self.view_for(None, lang, names, connection), None)
             return public[lang]
 
+        def msgs_of(lang: str, view: dict) -> list:  # the change as maps (a peer that takes no frames)
+            return [*(ev[lang][1] if ev else ()), {"type": "view", "view": view}, *([post[1]] if post else ())]
+
         seated = [s for s in t.seats if s.peer is not None]
-        parts = self._seat_frames(public_for, t.versions.legal_now(t.state), seated)
-        for s, (own, data) in zip(seated, parts):
+        owns, datas = self._seat_frames(public_for, t.versions.legal_now(t.state), seated)
+        one_lang = ev is not None and len(ev) == 1
+        head = next(iter(ev.values()))[0] if one_lang else []
+        for s, own, data in zip(seated, owns, datas):
             p = s.peer
-            bytes_only = _takes_frames(p)
-            v = None
-            if data is not None and not bytes_only:
-                v = {**public[p.lang][0], **own}
+            if data is not None and _takes_frames(p):  # the usual case: the frames alone
+                pre = head if one_lang or ev is None else ev[p.lang][0]
+                append((p, [*pre, ("view", data), *tail], None))
+                continue
             if data is None:  # the slow path: the seat's whole view, encoded on its own
                 v, data = self._frame_view(viewcodec.SharedEncoder(), s.index,
                                            self.view_for(s.index, p.lang, names, connection))
-            out.append((p, [("view", data)], None if bytes_only else [{"type": "view", "view": v}]))
+            else:
+                v = {**public[p.lang][0], **own}
+            pre = ev[p.lang][0] if ev else []
+            append((p, [*pre, ("view", data), *tail], None if _takes_frames(p) else msgs_of(p.lang, v)))
         spectator_frames: dict[str, tuple[dict, bytes]] = {}
         for p in t.spectators:
             if p.lang not in spectator_frames:
@@ -247,16 +253,18 @@ class Fanout:
                 spectator_frames[p.lang] = (pub, enc.public_frame()) if enc is not None else \
                     self._frame_view(viewcodec.SharedEncoder(), None, pub)
             pub, data = spectator_frames[p.lang]
-            out.append((p, [("view", data)], None if _takes_frames(p) else [{"type": "view", "view": pub}]))
+            pre = ev[p.lang][0] if ev else []
+            append((p, [*pre, ("view", data), *tail], None if _takes_frames(p) else msgs_of(p.lang, pub)))
         self._encoders = {lang: enc for lang, (_, enc) in public.items() if enc is not None}
         return out
 
-    def _seat_frames(self, public_for, legal: list | None, seated: list[Seat]) -> list[tuple]:
+    def _seat_frames(self, public_for, legal: list | None, seated: list[Seat]) -> tuple[list, list]:
         """Per seat of ``seated`` (seats with a connection), its own part of the view
         (:func:`frapnet.engine.seat_parts`, one call per language) and its view's frame
-        (:meth:`frapnet.net.viewcodec.PublicEncoder.frame_parts`), or ``(None, None)``: a seat
-        whose language's public view failed, whose game hooks raised (each seat then alone, so
-        only the failing one loses this path) or whose part cannot be encoded."""
+        (:meth:`frapnet.net.viewcodec.PublicEncoder.frame_parts`) — two lists in ``seated``'s
+        order — or None and None: a seat whose language's public view failed, whose game hooks
+        raised (each seat then alone, so only the failing one loses this path) or whose part
+        cannot be encoded."""
         state = self.table.state
         langs = {s.peer.lang for s in seated}
         if len(langs) == 1:  # one language at the table (the usual case): one call, in seat order
@@ -281,13 +289,14 @@ class Fanout:
                         owns.append(engine.seat_part(state, i, pub, lang, legal[i] if legal is not None else None))
                     except Exception:  # noqa: BLE001 - that seat gets its whole view, logged there
                         owns.append(None)
+            datas = enc.frame_parts(owns)
             if len(groups) == 1:
-                return [(own, data) if data is not None else _NO_FRAME
-                        for own, data in zip(owns, enc.frame_parts(owns))]
-            for i, own, data in zip(index, owns, enc.frame_parts(owns)):
+                return owns, datas
+            for i, own, data in zip(index, owns, datas):
                 if data is not None:
                     out[i] = (own, data)
-        return [out.get(s.index, _NO_FRAME) for s in seated]
+        pairs = [out.get(s.index, _NO_FRAME) for s in seated]
+        return [own for own, _ in pairs], [data for _, data in pairs]
 
     def _event_frames(self, events: list[dict], langs: set[str], names: list | None = None) -> dict[str, tuple[list, list]]:
         """Per language of ``langs``: the frames of ``events`` — ``[(kind, data)]`` — and the
