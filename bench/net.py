@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/net.py [--deals 30] [--think 0.25] [--ramp 25,50,100,200,300,400,600]
                                   [--step 4] [--budget 150] [--seed 1] [--only latency|capacity]
-                                  [--pin] [--batch-players]
+                                  [--pin] [--batch-players] [--runs N]
 
 1. **12-seat table, fast clients.** A `start_host` table of 12 seats (asyncio reactor, as
    `frapnet host` runs) in one process; 12 players in another process play ``--deals`` deals as
@@ -764,6 +764,55 @@ def fan(seats: int, size: int, count: int) -> tuple[dict, dict]:
         server.kill()
 
 
+def latency_run(a) -> float:
+    """Parts 1, 2 and 2b once: the 12-seat table, the echo baseline of the mean view's size and
+    the bare fan-out floor, printed; returns the ratio host latency p99 / echo p99 of this run."""
+    # 1. 12 seats, fast clients
+    h, c = run_pair(1, 12, a.deals, a.latency_clients, 0.0, 0.0, 120.0, a.seed)
+    host_lat, rtt, vb = h["host"], c["rtt"], h["view_bytes"]
+    print(f"\n12-seat table, {a.deals} deals, {h['actions']} actions ({h['rejected']} refused), "
+          f"{a.latency_clients} clients, no think time")
+    print(f"  host latency, act arrival -> last view written: p50 {ms(pct(host_lat, 50))}  p99 {ms(pct(host_lat, 99))}"
+          f"  (n={len(host_lat)})")
+    if h.get("host_whole"):
+        print(f"  act arrival -> the act's call returns (its bookkeeping after the last view included): "
+              f"p50 {ms(pct(h['host_whole'], 50))}  p99 {ms(pct(h['host_whole'], 99))}")
+    print(f"  client round trip, act sent -> 12th view received: p50 {ms(pct(rtt, 50))}  p99 {ms(pct(rtt, 99))}"
+          f"  (n={len(rtt)})")
+    size = int(statistics.mean(vb))
+    print(f"  bytes per view message (frame): mean {size}  max {max(vb)}  (n={len(vb)})")
+    fl = h.get("host_flags") or [0] * len(host_lat)
+    for label, keep in (("acts that did not end a deal", lambda f: not f & 1), ("acts that ended a deal", lambda f: f & 1),
+                        ("acts during which the host was not preempted", lambda f: not f & 2)):
+        xs = [x for x, f in zip(host_lat, fl) if keep(f)]
+        if xs:
+            print(f"    of which {label}: p50 {ms(pct(xs, 50))}  p99 {ms(pct(xs, 99))}  (n={len(xs)})")
+    if "stime" in h:
+        print(f"  host process CPU per action, user {h['utime'] / max(1, h['actions']) * 1000:.3f} ms, kernel (system calls: the "
+              f"sends, the reads) {h['stime'] / max(1, h['actions']) * 1000:.3f} ms")
+    print(f"  host CPU per action (whole host process, start-up included): {h['cpu'] / max(1, h['actions']) * 1000:.3f} ms;"
+          f" CPU of the host's act calls (p50, p99): {ms(pct(h.get('host_cpu', []), 50))}, {ms(pct(h.get('host_cpu', []), 99))}")
+
+    # 2. baseline echo of the same size
+    e = echo(size, 5000)
+    er = e["rtt"]
+    print(f"\nbaseline: bare Twisted msgpack echo of {e['size']} bytes, one in flight")
+    print(f"  round trip: p50 {ms(pct(er, 50))}  p99 {ms(pct(er, 99))}  (n={len(er)})")
+    print(f"  ratio host latency p99 / echo p99: {pct(host_lat, 99) / pct(er, 99):.2f}   "
+          f"client round trip p99 / echo p99: {pct(rtt, 99) / pct(er, 99):.2f}  (issue #9 target for the host latency: ≤ 2)")
+
+    # 2b. the floor of a 12-seat act on this machine: a bare server fanning one frame out to 12
+    fs, fc = fan(12, size, 3000)
+    print(f"\nfloor: a bare Twisted server sending one {size}-byte frame (packed once) to 12 connections per "
+          f"frame received")
+    print(f"  server call, frame arrival -> 12th frame written: p50 {ms(pct(fs['fan'], 50))}  p99 "
+          f"{ms(pct(fs['fan'], 99))}  (n={len(fs['fan'])});  client round trip p50 {ms(pct(fc['rtt'], 50))}  p99 "
+          f"{ms(pct(fc['rtt'], 99))}")
+    print(f"  ratios of p99: floor / echo {pct(fs['fan'], 99) / pct(er, 99):.2f};  host latency / floor "
+          f"{pct(host_lat, 99) / pct(fs['fan'], 99):.2f}")
+    return pct(host_lat, 99) / pct(er, 99)
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] in ROLES:
         ROLES[sys.argv[1]](sys.argv[2:])
@@ -784,6 +833,10 @@ def main() -> int:
                          "players' CPU, which in a real game is on their own machines, does not compete with the host "
                          "for this machine's cores; or frapnet.bots.client.Bot at that level")
     ap.add_argument("--seed", default="1")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="repeat parts 1, 2 and 2b this many times, one after the other, and print each run's ratio "
+                         "host latency p99 / echo p99 and their median (a quotient of two sub-millisecond tails on a "
+                         "shared machine moves from run to run)")
     ap.add_argument("--only", choices=("latency", "capacity"), default=None,
                     help="run only parts 1-2 (12-seat latency and the echo baseline) or only part 3 (capacity)")
     ap.add_argument("--pin", action="store_true",
@@ -810,49 +863,16 @@ def main() -> int:
           f"{'; host on CPU %d, players on the others' % min(PIN['_host']) if PIN else ''}")
 
     if a.only != "capacity":
-        # 1. 12 seats, fast clients
-        h, c = run_pair(1, 12, a.deals, a.latency_clients, 0.0, 0.0, 120.0, a.seed)
-        host_lat, rtt, vb = h["host"], c["rtt"], h["view_bytes"]
-        print(f"\n12-seat table, {a.deals} deals, {h['actions']} actions ({h['rejected']} refused), "
-              f"{a.latency_clients} clients, no think time")
-        print(f"  host latency, act arrival -> last view written: p50 {ms(pct(host_lat, 50))}  p99 {ms(pct(host_lat, 99))}"
-              f"  (n={len(host_lat)})")
-        if h.get("host_whole"):
-            print(f"  act arrival -> the act's call returns (its bookkeeping after the last view included): "
-                  f"p50 {ms(pct(h['host_whole'], 50))}  p99 {ms(pct(h['host_whole'], 99))}")
-        print(f"  client round trip, act sent -> 12th view received: p50 {ms(pct(rtt, 50))}  p99 {ms(pct(rtt, 99))}"
-              f"  (n={len(rtt)})")
-        size = int(statistics.mean(vb))
-        print(f"  bytes per view message (frame): mean {size}  max {max(vb)}  (n={len(vb)})")
-        fl = h.get("host_flags") or [0] * len(host_lat)
-        for label, keep in (("acts that did not end a deal", lambda f: not f & 1), ("acts that ended a deal", lambda f: f & 1),
-                            ("acts during which the host was not preempted", lambda f: not f & 2)):
-            xs = [x for x, f in zip(host_lat, fl) if keep(f)]
-            if xs:
-                print(f"    of which {label}: p50 {ms(pct(xs, 50))}  p99 {ms(pct(xs, 99))}  (n={len(xs)})")
-        if "stime" in h:
-            print(f"  host process CPU per action, user {h['utime'] / max(1, h['actions']) * 1000:.3f} ms, kernel (system calls: the "
-                  f"sends, the reads) {h['stime'] / max(1, h['actions']) * 1000:.3f} ms")
-        print(f"  host CPU per action (whole host process, start-up included): {h['cpu'] / max(1, h['actions']) * 1000:.3f} ms;"
-              f" CPU of the host's act calls (p50, p99): {ms(pct(h.get('host_cpu', []), 50))}, {ms(pct(h.get('host_cpu', []), 99))}")
-
-        # 2. baseline echo of the same size
-        e = echo(size, 5000)
-        er = e["rtt"]
-        print(f"\nbaseline: bare Twisted msgpack echo of {e['size']} bytes, one in flight")
-        print(f"  round trip: p50 {ms(pct(er, 50))}  p99 {ms(pct(er, 99))}  (n={len(er)})")
-        print(f"  ratio host latency p99 / echo p99: {pct(host_lat, 99) / pct(er, 99):.2f}   "
-              f"client round trip p99 / echo p99: {pct(rtt, 99) / pct(er, 99):.2f}  (issue #9 target for the host latency: ≤ 2)")
-
-        # 2b. the floor of a 12-seat act on this machine: a bare server fanning one frame out to 12
-        fs, fc = fan(12, size, 3000)
-        print(f"\nfloor: a bare Twisted server sending one {size}-byte frame (packed once) to 12 connections per "
-              f"frame received")
-        print(f"  server call, frame arrival -> 12th frame written: p50 {ms(pct(fs['fan'], 50))}  p99 "
-              f"{ms(pct(fs['fan'], 99))}  (n={len(fs['fan'])});  client round trip p50 {ms(pct(fc['rtt'], 50))}  p99 "
-              f"{ms(pct(fc['rtt'], 99))}")
-        print(f"  ratios of p99: floor / echo {pct(fs['fan'], 99) / pct(er, 99):.2f};  host latency / floor "
-              f"{pct(host_lat, 99) / pct(fs['fan'], 99):.2f}")
+        ratios = []
+        for run in range(a.runs):
+            if a.runs > 1:
+                print(f"\n--- latency run {run + 1} of {a.runs}, {time.strftime('%H:%M:%S UTC', time.gmtime())}, "
+                      f"load {os.getloadavg()[0]:.1f}")
+            ratios.append(latency_run(a))
+        if a.runs > 1:
+            print(f"\nratio host latency p99 / echo p99 over {a.runs} runs (each the same run's): "
+                  f"{', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f}; "
+                  f"{sum(r <= 2 for r in ratios)} of {a.runs} at most 2 (issue #9 target: ≤ 2)")
         if a.only == "latency":
             return 0
 
