@@ -117,6 +117,27 @@ def defaults(state, seat, lang: str) -> dict:
     return {k: f(state, lang) for k, f in _DEFAULTS.items()}
 
 
+_PER_STATE = ("report", "options")
+"""The fields whose default depends on the state itself (the last report, the options in words);
+every other default is the same for every state of a game, seat count and language."""
+_LATER = object()
+_BASES: dict = {}
+"""Per (game spec, seats, language): the ui map of defaults, :data:`_PER_STATE` fields left to fill."""
+
+
+def _base(state, lang: str) -> dict:
+    """Every field's default that does not depend on the state (see :data:`_BASES`), in the
+    order of :data:`FIELDS`; the :data:`_PER_STATE` ones are :data:`_LATER`."""
+    key = (id(state.spec), state.players, lang)
+    hit = _BASES.get(key)
+    if hit is None or hit[0] is not state.spec:
+        if len(_BASES) > 256:
+            _BASES.clear()
+        base = {k: _LATER if k in _PER_STATE else f(state, lang) for k, f in _DEFAULTS.items()}
+        hit = _BASES[key] = (state.spec, base)
+    return hit[1]
+
+
 def ui(state, seat, lang: str) -> dict:
     """The view's ``ui`` map for ``seat`` (None: a spectator): the game plugin's fields
     (``state.rules.view_ui``), each missing or None one replaced by its default (only those are
@@ -124,15 +145,13 @@ def ui(state, seat, lang: str) -> dict:
     given: Any = state.rules.view_ui(state, seat, lang)
     if not isinstance(given, dict):
         return defaults(state, seat, lang)
-    out = {}
-    for k, default in _DEFAULTS.items():
-        v = given.get(k)
-        if v is None:
-            out[k] = default(state, lang)
-        elif k == "ledger" and isinstance(v, dict):
-            out[k] = {**defaults_ledger(state, lang), **v}
-        else:
-            out[k] = v
+    out = dict(_base(state, lang))
+    for k, v in given.items():
+        if v is not None and k in out:
+            out[k] = {**defaults_ledger(state, lang), **v} if k == "ledger" and isinstance(v, dict) else v
+    for k in _PER_STATE:
+        if out[k] is _LATER:
+            out[k] = _DEFAULTS[k](state, lang)
     return out
 
 
