@@ -274,6 +274,17 @@ class FramedProtocol(Int32StringReceiver):
             pass
 
     # inbound -----------------------------------------------------------------------------
+    def dataReceived(self, data: bytes) -> None:
+        """One whole frame and nothing before it (a client's message, the usual read): handed to
+        :meth:`stringReceived` at once; anything else — part of a frame, several, a length over
+        the limit, paused — through Twisted's ``IntNStringReceiver.dataReceived``, as always."""
+        if not self._unprocessed and not self.paused and len(data) > 4:
+            n = int.from_bytes(data[:4], "big")
+            if n + 4 == len(data) and n <= self.MAX_LENGTH:
+                self.stringReceived(data[4:])
+                return
+        super().dataReceived(data)
+
     def stringReceived(self, body: bytes) -> None:
         if self._closing:
             return
