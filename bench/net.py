@@ -172,12 +172,8 @@ def _gc_tuning(reactor):
 
 def _instrument_host():
     """Time every dataReceived that carried an ``act``; record the size of every view frame."""
-    from frapnet.net import fanout, wire
+    from frapnet.net import fanout
     from frapnet.net import server as hostmod
-    try:
-        from frapnet.net import viewcodec
-    except ImportError:  # a checkout from before net/viewcodec.py (A/B runs: PYTHONPATH=/tmp/old)
-        viewcodec = wire
 
     import resource
     samples: list[float] = []
@@ -190,13 +186,18 @@ def _instrument_host():
     whole: list[float] = []  # act arrival -> the act's call returns (the bookkeeping after the sends included)
     orig_data = hostmod.HostProtocol.dataReceived
     orig_msg = hostmod.HostProtocol.messageReceived
-    orig_frame = wire.frame
     orig_deliver = fanout.Fanout._deliver
     last_write = [0.0]
 
     def deliver(out):  # a change's frames to every connection: the moment its last write returned
         orig_deliver(out)
         last_write[0] = clock()
+        # the views' sizes, counted after the clock (the bench's own work stays out of the figure);
+        # out: (peer, frames, msgs) per peer, or — a checkout before 2026-12-05 — {id: (peer, [(kind, data, msg)])}
+        for entry in (out.values() if isinstance(out, dict) else out):
+            for f in entry[1]:
+                if f[0] == "view":
+                    view_bytes.append(len(f[1]))
 
     def dataReceived(self, data):
         self._bench_act = False
@@ -220,48 +221,9 @@ def _instrument_host():
             # an accepted action (a refused one changes nothing and sends one error); "end": it ended a deal
             self._bench_act = "end" if table.state.phase != "deal" else True
 
-    def frame(msg):
-        data = orig_frame(msg)
-        if msg.get("type") == "view":
-            view_bytes.append(len(data))
-        return data
-
-    orig_shared = viewcodec.SharedEncoder.frame
-    orig_part = viewcodec.PublicEncoder.frame_part
-    orig_public = viewcodec.PublicEncoder.public_frame
-    orig_parts = getattr(viewcodec.PublicEncoder, "frame_parts", None)  # (a checkout before it: frame_part only)
-
-    def shared_frame(self, kind, field, body):
-        data = orig_shared(self, kind, field, body)
-        if kind == "view":
-            view_bytes.append(len(data))
-        return data
-
-    def frame_part(self, own):  # the fan-out's per-seat views (issue #9: public part encoded once)
-        data = orig_part(self, own)
-        if data is not None:
-            view_bytes.append(len(data))
-        return data
-
-    def frame_parts(self, owns):  # every seat's view of a change at once
-        datas = orig_parts(self, owns)
-        view_bytes.extend(len(d) for d in datas if d is not None)
-        return datas
-
-    def public_frame(self):
-        data = orig_public(self)
-        view_bytes.append(len(data))
-        return data
-
     fanout.Fanout._deliver = staticmethod(deliver)
     hostmod.HostProtocol.dataReceived = dataReceived
     hostmod.HostProtocol.messageReceived = messageReceived
-    wire.frame = frame
-    viewcodec.SharedEncoder.frame = shared_frame
-    viewcodec.PublicEncoder.frame_part = frame_part
-    viewcodec.PublicEncoder.public_frame = public_frame
-    if orig_parts is not None:
-        viewcodec.PublicEncoder.frame_parts = frame_parts
     return samples, view_bytes, cpu_samples, flags, whole
 
 
