@@ -76,6 +76,23 @@ def test_another_seat_looking_does_not_restart_the_clock_F9():
     assert [m[0] for m in moves] == [bidder, bidder]  # it looks, then decides (F9): one decision
 
 
+def test_the_seats_own_look_does_not_restart_its_clock_F9():
+    """Looking is no decision (F9): a bidder who looks with 10 s left still has 10 s, not a fresh
+    30 s (a look a second before the end must not buy another clock), and the clock's move
+    comes at the old end."""
+    table, clock, conns, moves = _table(30.0)
+    st = table.state
+    bidder = st.to_act[0]
+    clock.advance(20)
+    conns[bidder].act(["look"], st.version)
+    assert conns[bidder].errors() == [] and table.state.deal.looked[bidder]
+    assert bidder in table.state.to_act and conns[bidder].view["deadlines"][bidder] == 10.0
+    clock.advance(9.9)
+    assert moves == []
+    clock.advance(0.2)
+    assert [m[0] for m in moves] == [bidder] and bidder not in table.state.to_act
+
+
 def test_an_unlooked_seat_gets_one_timeout_for_one_decision_not_one_per_look_F9():
     """A computer player looks before deciding (F9: an unlooked seat is offered only ``look`` and
     moves that name no card). When a seat that has not looked runs out of time, the computer

@@ -73,6 +73,15 @@ class State:
         new.match = dict(self.match)
         return new
 
+    def last_action(self) -> tuple | None:
+        """The deal in progress's last action as recorded, ``(seat, verb, arg?)``, or None (no
+        deal yet, or none of its actions applied)."""
+        node = self.history
+        if node is None:
+            return None
+        acts = node[1][2]
+        return acts[1] if acts is not None else None
+
     def __repr__(self) -> str:
         return (f"<State {self.game} n={self.players} phase={self.phase} deal={self.deal_no} "
                 f"dealer={self.dealer} pot={self.pot} balances={self.balances} v={self.version}>")

@@ -126,7 +126,8 @@ class Takeover:
         """After a change (before its views go out): every seat to act that a live connection
         plays has its clock running — ``turn_time`` seconds from when its choices last changed
         (``Table.versions.since``: another seat looking at its cards does not restart it, as it does
-        not make an action stale); every other clock is stopped."""
+        not make an action stale; nor does the seat's own look — F9, no decision — though it
+        changes the seat's choices: its clock keeps its end); every other clock is stopped."""
         t = self.table
         want: dict[int, int] = {}
         if self.turn_time and not t.finished and t.state.phase == engine.DEAL:
@@ -134,11 +135,17 @@ class Takeover:
                 s = t.seats[seat]
                 if s.peer is not None and not s.takeover:
                     want[seat] = t.versions.since[seat]
-        for seat, (since, call, _) in list(self._turns.items()):
+        last = t.state.last_action() if want else None
+        for seat, (since, call, deadline) in list(self._turns.items()):
             if want.get(seat) != since:
                 if call.active():
                     call.cancel()
                 del self._turns[seat]
+                if seat in want and last is not None and last[0] == seat and last[1] == "look":
+                    # its own look (F9) is no decision: the same decision, its clock keeps its end
+                    left = max(0.0, deadline - self.clock.seconds())
+                    self._turns[seat] = (want[seat], self.clock.callLater(left, self._turn_over, seat, want[seat]),
+                                         deadline)
         for seat, since in want.items():
             if seat not in self._turns:
                 call = self.clock.callLater(self.turn_time, self._turn_over, seat, since)
