@@ -284,20 +284,43 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     ``last_report`` and the rows of ``sheet`` are the state's own objects, shared by every view of
     the match (so that a fan-out encodes them once): read them, never change them.
     """
+    kept = state.rules.kept
     v = {
         "game": state.game, "title": state.spec.title, "players": state.players, "seat": seat,
         "version": state.version, "deal_no": state.deal_no, "dealer": state.dealer,
-        "balances": list(state.balances), "pot": state.pot, "ledger": state.spec.ledger,
-        "match_over": state.phase == OVER, "options": dict(state.options),
-        "house_rules": list(state.house_rules), "to_act": list(state.to_act),
+        "balances": _kept_equal(kept, "balances", state.balances), "pot": state.pot, "ledger": state.spec.ledger,
+        "match_over": state.phase == OVER, "options": _kept_copy(kept, "options", state.options, dict),
+        "house_rules": _kept_copy(kept, "house_rules", state.house_rules, list),
+        "to_act": _kept_equal(kept, "to_act", state.to_act),
         "last_report": state.reports[-1] if state.reports else None,
-        "sheet": list(state.totals),  # the state's own rows (never changed): a fan-out reuses their bytes
+        "sheet": _kept_copy(kept, "sheet", state.totals, list),  # its rows: the state's own (never changed)
     }
     if state.deal is not None:
         v.update(state.rules.view(state, seat, lang) or {})
     v["actions"] = _view_actions(state, seat, v.get("hand", ()), lang)
     v["ui"] = present_ui(state, seat, lang)
     return v
+
+
+def _kept_copy(kept: dict, key: str, source, make):
+    """``make(source)``, the very same object as last time while ``source`` is the very same object
+    (the match's options and house rules, the score sheet's rows until a deal ends: states share
+    them and never change them), so that a fan-out reuses its bytes (issue #9). Views are read,
+    never changed."""
+    last = kept.get(key)
+    if last is None or last[0] is not source:
+        last = kept[key] = (source, make(source))
+    return last[1]
+
+
+def _kept_equal(kept: dict, key: str, source) -> list:
+    """``list(source)`` (whole numbers: the balances, the seats to act), the very same list as
+    last time while its numbers are the same (every action copies a state's lists)."""
+    new = list(source)
+    last = kept.get(key)
+    if last is None or last != new:
+        last = kept[key] = new
+    return last
 
 
 def _view_actions(state: State, seat: int | None, hand: Any, lang: str, legal: list | None = None,

@@ -73,6 +73,9 @@ class Rules:
 
     def __init__(self, pm: pluggy.PluginManager, trace: bool | None = None) -> None:
         self.pm = pm
+        self.kept: dict = {}
+        """The table's view parts kept from one change to the next while unchanged
+        (:func:`frapnet.engine.core.view`): the same objects, so a fan-out reuses their bytes."""
         self.trace = trace_plugins() if trace is None else trace
         if self.trace:
             pm.trace.root.setwriter(sys.stderr.write)
