@@ -241,11 +241,14 @@ class Table:
             old.seat = None
             old.close(protocol.REPLACED)  # closing's code "replaced" (docs/protocol.md)
         self.takeover.cancel_grace(s)
+        was_open = s.takeover
         s.peer = peer
         s.takeover = False
         s.status = BOT if s.is_bot else CONNECTED
         self.takeover.cancel(s.index)
         self._rejoined = True
+        if was_open:  # its player is back with the token: the seat is no longer free (after a restart too)
+            self.journal.seats_changed(self.name, self.seats)
         if not s.is_bot:
             self._wake()
         log.info("table {table}: {name} reconnected to seat {seat}", table=self.name, name=s.name, seat=s.index)
@@ -410,12 +413,12 @@ class Table:
         self.takeover.cancel_grace(s)
         if self.started:
             s.status = BOT  # the host plays the seat; the token still takes it back
-            s.takeover = True
+            s.takeover = True  # free to take (open_seat): stored, so a restarted host frees it too
         else:
             s.status, s.name, s.is_bot = EMPTY, "", False
             if not s.reserved:  # a kept seat keeps its token: the host's computer player may come back
                 s.token = None
-            self.journal.seats_changed(self.name, self.seats)
+        self.journal.seats_changed(self.name, self.seats)
         self._changed()
 
     # --- ending ------------------------------------------------------------------------------
@@ -471,8 +474,10 @@ class Table:
     def resume(self, rec: dict) -> None:
         """Continue the match written in ``rec`` (this table's record): replay it (mid-deal
         included) with its shuffle proofs (fairness.md), advance the rng past the first dealer's
-        draw, and give every seat ``journal.saved_seats`` back its name and token, ``reconnecting``
-        (its grace starts now); seats kept for the host's computer players stay empty for them.
+        draw, and give every seat ``journal.saved_seats`` back its name and token: ``reconnecting``
+        (its grace starts now), or — a seat the host was playing for a person who left or did not
+        come back in time — played by the host again and free to take (:meth:`open_seat`), as
+        before the restart; seats kept for the host's computer players stay empty for them.
 
         Raises :class:`frapnet.record.ReplayError` if the record does not replay, ValueError if
         it is for another game, seat count or options.
@@ -486,15 +491,19 @@ class Table:
         self.state = state
         self.dealing.resume(rec, state)
         self._track_versions(None)
-        for s, (name, token, is_bot) in zip(self.seats, self.journal.saved_seats(len(self.seats))):
+        self.started = state.deal_no > 0
+        for s, (name, token, is_bot, taken_over) in zip(self.seats, self.journal.saved_seats(len(self.seats))):
             if s.reserved or token is None:
                 continue
             s.name, s.token, s.is_bot = name, token, is_bot
             self.had_human = self.had_human or not is_bot
-            s.status = RECONNECTING
-            self.takeover.start_grace(s, self.grace)
-        self.started = state.deal_no > 0
+            if taken_over and self.started:  # its person left (or never came back): the seat is free
+                s.status, s.takeover = BOT, True
+            else:
+                s.status = RECONNECTING
+                self.takeover.start_grace(s, self.grace)
         log.info("table {table}: resumed {where} (state version {v})", table=self.name,
                  where=record.resume_summary(state), v=state.version)
         if self.started:
+            self.takeover.schedule()  # the seats it plays move on in the deal in play
             self._after_change()
