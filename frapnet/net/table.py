@@ -423,10 +423,13 @@ class Table:
 
     # --- ending ------------------------------------------------------------------------------
     def result_dict(self) -> dict:
-        """``table``, ``game``, ``deals`` (started), ``match_over`` and the game's match report
-        (``balances`` and ``pot`` in whole chips, or ``points``)."""
+        """``table``, ``game``, ``deals`` (started), ``match_over``, ``unfinished`` (the table
+        ends in the middle of deal ``deals``: not played out, nothing settled nor given back — the
+        ledger as it stands, docs/rules/frap.md "What frapnet decided" 7) and the game's match
+        report (``balances`` and ``pot`` in whole chips, or ``points``)."""
         st = self.state
-        out = {"table": self.name, "game": st.game, "deals": st.deal_no, "match_over": st.phase == engine.OVER}
+        out = {"table": self.name, "game": st.game, "deals": st.deal_no, "match_over": st.phase == engine.OVER,
+               "unfinished": st.phase == engine.DEAL}
         out.update(engine.match_report(st))
         return out
 
