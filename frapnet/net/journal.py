@@ -48,9 +48,8 @@ _UPGRADE_FROM_1 = (("matches", "record_path", "TEXT"), ("matches", "series", "IN
                    ("deals", "shuffle", "TEXT"))
 """Schema 1 (before shuffle proofs, record paths and rematch series) is upgraded in place."""
 _ADDED_COLUMNS = (("seats", "taken_over", "INTEGER NOT NULL DEFAULT 0"),)
-"""Columns added to schema 2 since, each added in place to a journal without it (an older
-frapnet reads and writes such a journal as before: it neither reads the column nor names it,
-so its rows take the default)."""
+"""Columns added to schema 2 since, in place where missing (an older frapnet neither reads nor
+names them: its rows take the default)."""
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS matches (
@@ -452,9 +451,8 @@ class MatchJournal(RecordFile):
         super().action_applied(state)
 
     def seats_changed(self, table: str, seats) -> None:
-        self._store("INSERT OR REPLACE INTO seats (match, seat, name, token, bot, taken_over) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    [(self.id, s.index, s.name, s.token, int(bool(s.is_bot)), int(bool(s.takeover))) for s in seats])
+        sql = "INSERT OR REPLACE INTO seats (match, seat, name, token, bot, taken_over) VALUES (?, ?, ?, ?, ?, ?)"
+        self._store(sql, [(self.id, s.index, s.name, s.token, int(bool(s.is_bot)), int(bool(s.takeover))) for s in seats])
 
     def finished(self, state: engine.State, result: dict, over: bool, reason: str) -> None:
         self._store("UPDATE matches SET owner_pid = NULL, finished_at = ?, reason = ?, result = ? WHERE id = ?",
