@@ -172,3 +172,108 @@ def test_rematch_records_never_overwrite_a_record_already_there_issue_9(tmp_path
             assert res["ok"] and (res["balances"], res["pot"]) == (m["result"]["balances"], m["result"]["pot"])
     finally:
         j.close()
+
+
+class Seated:
+    """A person's client over a real socket that says hello as ``name`` (with ``token``) and reads
+    what the host sends: ``welcome``, the newest ``view``, an ``error``, ``closing``."""
+
+    def __init__(self, port: int, name: str, token: str | None = None, seed: int = 1) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.rng, self.buf = random.Random(seed), b""
+        self.welcome: dict | None = None
+        self.view: dict | None = None
+        self.error: dict | None = None
+        self.closing: dict | None = None
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+        if token:
+            hello["token"] = token
+        self.send(hello)
+
+    def send(self, msg: dict) -> None:
+        self.sock.sendall(wire.frame(msg))
+
+    def _next(self) -> dict | None:
+        while len(self.buf) < 4 or len(self.buf) < 4 + int.from_bytes(self.buf[:4], "big"):
+            data = self.sock.recv(65536)
+            if not data:
+                return None
+            self.buf += data
+        n = int.from_bytes(self.buf[:4], "big")
+        msg, self.buf = wire.decode(self.buf[4:4 + n]), self.buf[4 + n:]
+        return msg
+
+    def read_until(self, done, play: bool = False) -> bool:
+        """Read (playing a random legal action whenever it is this seat's turn, if ``play``)
+        until ``done(self)`` holds or the host closes; returns ``done(self)``."""
+        while not done(self):
+            msg = self._next()
+            if msg is None:
+                return done(self)
+            kind = msg["type"]
+            if kind == "welcome":
+                self.welcome = msg
+            elif kind == "error":
+                self.error = msg
+            elif kind == "closing":
+                self.closing = msg
+            elif kind == "view":
+                self.view = v = msg["view"]
+                if play and v.get("actions") and v.get("seat") in v.get("to_act", ()):
+                    self.send({"type": "act", "action": self.rng.choice(v["actions"])["action"],
+                               "version": v["version"]})
+        return True
+
+    def leave(self) -> dict:
+        """``leave`` (the terminal client's q, y): returns the host's ``closing``."""
+        self.send({"type": "leave"})
+        self.read_until(lambda c: c.closing is not None)
+        self.sock.close()
+        return self.closing
+
+
+def test_after_a_restart_a_seat_whose_player_left_is_free_to_take_again(tmp_path):
+    """The newcomer's report: `frapnet host --name T3 --players 3 --bots 1 --db FILE`, Alice and
+    Bob join, both quit (`leave`) during deal 1, the host is stopped (Ctrl-C) and started again
+    with the same command. Before the restart both seats were free (docs/protocol.md `leave`:
+    anyone's hello takes such a seat); the journal stored them as plain seats, so the resumed host
+    kept them `reconnecting` for tokens their clients had dropped on leaving, and every join was
+    `table_full` ("every seat at 'T3' is taken"). Now the journal stores that the host plays them:
+    after the restart they are free as before it — Alice and Bob (new clients, no token) sit at
+    seats 0 and 1, and the table deals deal 2; a third person is `table_full`, the table being
+    full now."""
+    db = tmp_path / "j.sqlite3"
+    args = ("--name", "T3", "--players", "3", "--bots", "1", "--bot-delay", "0", "--nonce-time", "0.2",
+            "--seed", "7", "--db", str(db))
+    h = Host(*args)
+    alice, bob = Seated(h.port, "Alice"), Seated(h.port, "Bob")
+    for c in (alice, bob):  # the match begins when both are seated: leave in deal 1
+        assert c.read_until(lambda c: c.view is not None and c.view["deal_no"] == 1), c.error
+    assert [alice.welcome["seat"], bob.welcome["seat"]] == [0, 1]
+    for c in (alice, bob):
+        assert c.leave()["code"] == "left"
+    h.wait_for("no player connected; waiting before deal 2")  # the host played deal 1 to its end
+    h.p.send_signal(signal.SIGINT)
+    code, out, err = h.finish()
+    assert code == 0 and json.loads(out.splitlines()[-1])["deals"] == 1, err[-2000:]
+
+    h = Host(*args)
+    try:
+        h.wait_for("resuming the match")
+        h.wait_for("waiting before deal 2")
+        alice, bob = Seated(h.port, "Alice", seed=2), Seated(h.port, "Bob", seed=3)
+        for c in (alice, bob):
+            assert c.read_until(lambda c: c.welcome is not None or c.error is not None)
+        assert (alice.error, bob.error) == (None, None)
+        assert [alice.welcome["seat"], bob.welcome["seat"]] == [0, 1]
+        assert [p["name"] for p in bob.welcome["players"]][:2] == ["Alice", "Bob"]
+        third = Seated(h.port, "Carol")
+        third.read_until(lambda c: c.error is not None or c.welcome is not None)
+        assert third.welcome is None and third.error["code"] == "table_full"
+        assert alice.read_until(lambda c: c.view is not None and c.view["deal_no"] == 2, play=True)
+        h.wait_for("a player is back; the match goes on")
+    finally:
+        h.p.send_signal(signal.SIGINT)
+        code, out, err = h.finish()
+    assert code == 0 and "Traceback" not in err, err[-3000:]
+    assert json.loads(out.splitlines()[-1])["deals"] >= 2

@@ -22,7 +22,7 @@ from frapnet.net.server import HostFactory
 from frapnet.net.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_net_host import make, seat_all, to_act  # noqa: E402 - the StringTransport client of the host units
+from test_net_host import Conn, make, seat_all, to_act  # noqa: E402 - the StringTransport client of the host units
 
 
 def journaled(tmp_path, players=4, **kw):
@@ -484,7 +484,8 @@ def test_hand_edited_seat_rows_and_owner_are_read_as_damage_never_a_traceback_is
         assert journalmod.alive(pid) is False, pid
     assert journalmod.alive(os.getpid()) is True
     saved = db.open_match(mid).saved_seats(4)
-    assert saved == [("", None, False), ("P1", want[1][1], False), ("", None, False), ("", want[3][1], False)]
+    assert saved == [("", None, False, False), ("P1", want[1][1], False, False), ("", None, False, False),
+                     ("", want[3][1], False, False)]
     assert [(s["seat"], s["name"]) for s in db.seats(mid)] == [(0, ""), (1, "P1"), (2, ""), (3, "")]
     assert db.matches()[-1]["names"] == ["", "P1", "", ""]
     got = stats.player_stats(db)
@@ -512,3 +513,142 @@ def test_a_journal_on_a_read_only_file_system_is_said_so(tmp_path):
     assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
     assert f"{ro / 'j.sqlite3'}: cannot be written — a read-only file, folder or file system" in p.stderr, p.stderr
     assert "not a frapnet journal" not in p.stderr
+
+
+def _restart(tmp_path, table, grace=30.0):
+    """The same command started again after ``table``'s host stopped: a new Table resumed from the
+    journal (tmp_path/j.sqlite3) — ``(table, factory, clock)``."""
+    clock = Clock()
+    again = Table(TableConfig(name="T", players=len(table.seats), pause=0.0, nonce_time=0.0, grace=grace),
+                  clock=clock, rng=random.Random(1))
+    again.journal = Journal(str(tmp_path / "j.sqlite3")).open_match(table.journal.id)
+    again.resume(again.journal.journal.record(table.journal.id))
+    return again, HostFactory({"T": again}, clock, rate=10 ** 6), clock
+
+
+def _stored_seats(db, table):
+    return [(s["name"], s["taken_over"]) for s in db.seats(table.journal.id)]
+
+
+def test_a_seat_whose_player_left_is_free_after_a_restart_a_dropped_one_waits_for_its_token(tmp_path):
+    """The newcomer's report (docs/protocol.md `leave`; docs/hosting.md "Dropped connections"): a
+    person who leaves mid-match hands the seat to the host, and anyone's hello takes it — the
+    journal stored nothing of that, so after a restart the seat waited `reconnecting` for a token
+    its client had dropped on leaving (every join `table_full`, until the grace ran out). Now the
+    journal stores it (``taken_over``): after the restart P0's seat is free — a newcomer sits there,
+    its old token takes it back too — while P1's seat (connection dropped) and P2's (connected when
+    the host stopped) wait for their tokens for the grace period, as before."""
+    table, factory, clock, db = journaled(tmp_path, players=3, grace=60.0)
+    conns = seat_all(factory, 3)
+    play_random(table, conns, clock, random.Random(4), 6)
+    assert table.state.deal_no == 1 and table.state.phase == engine.DEAL
+    tokens = [c.welcome["token"] for c in conns]
+    conns[0].send({"type": "leave"})
+    conns[1].tr.loseConnection()
+    assert [s.status for s in table.seats] == ["bot", "reconnecting", "connected"]
+    assert _stored_seats(db, table) == [("P0", True), ("P1", False), ("P2", False)]
+    table.finish("host stopping")
+
+    again, f2, clock2 = _restart(tmp_path, table)
+    assert [(s.status, s.takeover) for s in again.seats] == [("bot", True), ("reconnecting", False),
+                                                            ("reconnecting", False)]
+    assert again.free_seats() == 1
+    newcomer = Conn(f2)
+    newcomer.hello("Nina")
+    assert newcomer.welcome["seat"] == 0 and again.seats[0].name == "Nina" and not again.seats[0].takeover
+    assert _stored_seats(db, again) == [("Nina", False), ("P1", False), ("P2", False)]
+    late = Conn(f2)
+    assert [(m["code"]) for m in late.hello("Vera") if m["type"] == "error"] == ["table_full"]
+    back = [Conn(f2) for _ in range(2)]
+    for c, tok, name in zip(back, tokens[1:], ("P1", "P2")):
+        c.hello(name, token=tok)
+    assert [c.welcome["seat"] for c in back] == [1, 2] and again.humans_connected() == 3
+
+    # a second restart: P0's old token takes an open seat back, as before a restart
+    newcomer.send({"type": "leave"})
+    assert _stored_seats(db, again) == [("Nina", True), ("P1", False), ("P2", False)]
+    again.finish("host stopping")
+    third, f3, _ = _restart(tmp_path, again)
+    p0 = Conn(f3)
+    p0.hello("Nina", token=newcomer.welcome["token"])
+    assert p0.welcome["seat"] == 0 and third.seats[0].status == "connected"
+    assert _stored_seats(db, third) == [("Nina", False), ("P1", False), ("P2", False)]
+
+
+def test_after_a_restart_every_person_gone_a_newcomer_sits_and_the_table_deals_on(tmp_path):
+    """The newcomer's report between deals: every person left in deal 1; the host played the deal
+    to its end and waited (design.md principle 5: no deal for people all away); restarted, it
+    waits again — and a newcomer's hello now takes a seat and the table deals deal 2 (before the
+    fix: `table_full`)."""
+    table, factory, clock, db = journaled(tmp_path, players=3, grace=60.0)
+    conns = seat_all(factory, 3)
+    play_random(table, conns, clock, random.Random(5), 3)
+    for c in conns:
+        c.send({"type": "leave"})
+    for _ in range(400):
+        if table.waiting:
+            break
+        clock.advance(0.1)
+    assert table.waiting and table.state.deal_no == 1 and table.state.phase != engine.DEAL
+    table.finish("host stopping")
+    again, f2, clock2 = _restart(tmp_path, table)
+    clock2.advance(0.1)
+    assert again.waiting and again.free_seats() == 3 and again.state.deal_no == 1
+    c = Conn(f2)
+    c.hello("Nina")
+    clock2.advance(0.1)
+    c.read()
+    assert c.welcome["seat"] == 0 and again.state.deal_no == 2 and c.view["deal_no"] == 2
+
+
+def test_after_a_restart_a_seat_not_back_within_its_grace_is_free_and_stored_so(tmp_path):
+    """The grace period of a resumed seat runs out as a dropped player's does (docs/hosting.md):
+    the host plays it (`seat_takeover`) and a newcomer may take it; the journal stores that, so a
+    further restart frees it at once instead of waiting the grace period again."""
+    table, factory, clock, db = journaled(tmp_path, players=3, grace=60.0)
+    conns = seat_all(factory, 3)
+    play_random(table, conns, clock, random.Random(6), 6)
+    table.finish("host stopping")
+    tokens = [c.welcome["token"] for c in conns]
+    again, f2, clock2 = _restart(tmp_path, table)
+    back = [Conn(f2) for _ in range(2)]
+    for c, tok, name in zip(back, tokens, ("P0", "P1")):
+        c.hello(name, token=tok)
+    late = Conn(f2)
+    assert [m["code"] for m in late.hello("Vera") if m["type"] == "error"] == ["table_full"]  # P2's seat waits
+    clock2.advance(29.9)
+    assert again.seats[2].status == "reconnecting"
+    clock2.advance(0.2)  # its grace (30 s) is over: the host plays the seat, and it is free
+    back[0].read()
+    assert [(e["type"], e["seat"], e["text"]) for e in (m["event"] for m in back[0].log if m["type"] == "event")
+            if e["type"].startswith("seat_")][-1] == \
+        ("seat_takeover", 2, "P2 did not come back in time — a computer player takes the seat")
+    assert (again.seats[2].status, again.seats[2].takeover) == ("bot", True)
+    assert _stored_seats(db, again) == [("P0", False), ("P1", False), ("P2", True)]
+    again.finish("host stopping")
+    third, f3, _ = _restart(tmp_path, again)
+    assert [(s.status, s.takeover) for s in third.seats] == [("reconnecting", False), ("reconnecting", False),
+                                                            ("bot", True)]
+    vera = Conn(f3)
+    vera.hello("Vera")
+    assert vera.welcome["seat"] == 2
+
+
+def test_a_journal_written_before_taken_over_gets_the_column_and_older_rows_wait_for_tokens(tmp_path):
+    """A schema-2 journal of an earlier frapnet (seats without ``taken_over``): opened, the column
+    is added in place (the schema stays 2, so an older frapnet still opens the file — it neither
+    reads nor names the column); its seats read as not taken over, so they wait for their tokens
+    as they did."""
+    table, factory, clock, db = journaled(tmp_path, players=3)
+    conns = seat_all(factory, 3)
+    play_random(table, conns, clock, random.Random(4), 6)
+    table.finish("host stopping")
+    with db.db:
+        db.db.execute("ALTER TABLE seats DROP COLUMN taken_over")
+    db.close()
+    again = Journal(str(tmp_path / "j.sqlite3"))
+    assert "taken_over" in {r[1] for r in again.db.execute("PRAGMA table_info(seats)")}
+    assert again.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+    assert [s["taken_over"] for s in again.seats(table.journal.id)] == [False, False, False]
+    t2, _, _ = _restart(tmp_path, table)
+    assert [s.status for s in t2.seats] == ["reconnecting"] * 3

@@ -295,19 +295,23 @@ def test_resume_with_unusable_saved_seats_leaves_them_empty(tmp_path, name, toke
     unusable — a token that is not a 16…128-character string — leaves that seat empty (its
     player joins anew); the match itself resumes (the deals and actions are the truth)."""
     db, mid = _journaled_match(tmp_path)
-    db.db.execute("INSERT INTO seats VALUES (?, 0, ?, ?, 0)", (mid, name if name is not None else "", token))
+    db.db.execute("INSERT INTO seats (match, seat, name, token, bot) VALUES (?, 0, ?, ?, 0)",
+                  (mid, name if name is not None else "", token))
     t = _resume(db, mid)
     assert t.state.deal_no == 1 and [s.status for s in t.seats] == ["empty"] * 3
 
 
 def test_resume_cleans_saved_names_and_keeps_good_tokens(tmp_path):
-    """Saved names are cleaned like a hello's (no control characters, at most 32 characters)."""
+    """Saved names are cleaned like a hello's (no control characters, at most 32 characters); a
+    ``taken_over`` that is not 1 (an edited 7 or text) is not taken over: the seat waits for its token."""
     db, mid = _journaled_match(tmp_path)
     good = "t" * 24
-    db.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)", [
-        (mid, 0, "\x1b[2JEve\u202e" + "x" * 100, good, 7), (mid, 1, "", good + "2", 0), (mid, 2, "NoToken", None, 0)])
+    db.db.executemany("INSERT INTO seats (match, seat, name, token, bot, taken_over) VALUES (?, ?, ?, ?, ?, ?)", [
+        (mid, 0, "\x1b[2JEve\u202e" + "x" * 100, good, 7, 7), (mid, 1, "", good + "2", 0, "yes"),
+        (mid, 2, "NoToken", None, 0, 1)])
     t = _resume(db, mid)
     assert t.seats[0].name == "[2JEve" + "x" * 26 and t.seats[0].token == good and t.seats[0].is_bot is False
+    assert t.seats[0].status == "reconnecting" and not t.seats[0].takeover
     assert t.seats[1].name == "" and t.seats[1].status == "reconnecting" and t.seats[2].status == "empty"
 
 

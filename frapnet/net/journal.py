@@ -47,6 +47,9 @@ SCHEMA_VERSION = 2
 _UPGRADE_FROM_1 = (("matches", "record_path", "TEXT"), ("matches", "series", "INTEGER NOT NULL DEFAULT 1"),
                    ("deals", "shuffle", "TEXT"))
 """Schema 1 (before shuffle proofs, record paths and rematch series) is upgraded in place."""
+_ADDED_COLUMNS = (("seats", "taken_over", "INTEGER NOT NULL DEFAULT 0"),)
+"""Columns added to schema 2 since, in place where missing (an older frapnet neither reads nor
+names them: its rows take the default)."""
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS matches (
@@ -72,6 +75,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     token TEXT,
     bot INTEGER NOT NULL,
+    taken_over INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (match, seat)
 );
 CREATE TABLE IF NOT EXISTS deals (
@@ -97,7 +101,9 @@ match's count of accepted actions and deals, so ordering by it is the order of p
 ``shuffle`` (the deal's proof, records.md) JSON text or NULL; ``finished_at`` is NULL while the
 match is unfinished; ``owner_pid`` is the host process playing it (NULL once it stopped);
 ``record_path`` the absolute ``--record`` path (NULL: none); ``series`` 1, then 2, 3… for each
-rematch with the same seats (frapnet.net.rematch)."""
+rematch with the same seats (frapnet.net.rematch); a seat's ``taken_over`` is 1 while the host
+plays it for a person who left or did not come back within the grace period — free for anyone to
+take (docs/protocol.md ``leave``), after a restart too."""
 
 
 JOURNAL_NAME = "journal.sqlite3"
@@ -162,8 +168,9 @@ class NullJournal:
     def finished(self, state: engine.State, result: dict, over: bool, reason: str) -> None:
         """The table ends: ``over`` (the match ended: not resumable) or the host stopped."""
 
-    def saved_seats(self, n: int) -> list[tuple[str, str | None, bool]]:
-        """Per seat, ``(name, token, is_bot)`` stored for this match (token None: none)."""
+    def saved_seats(self, n: int) -> list[tuple[str, str | None, bool, bool]]:
+        """Per seat, ``(name, token, is_bot, taken_over)`` stored for this match (token None:
+        none; ``taken_over``: the host played the seat for a person gone — free to take)."""
         return []
 
     def next_match(self, done: engine.State, result: dict, state: engine.State,
@@ -244,6 +251,9 @@ class Journal:
                     self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise JournalError(f"{self.path}: journal schema {row[0]}, this frapnet reads {SCHEMA_VERSION}")
+            for table, column, kind in _ADDED_COLUMNS:
+                if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         except sqlite3.DatabaseError as exc:
             self.close()
             if "locked" in str(exc) or "busy" in str(exc):
@@ -367,19 +377,21 @@ class Journal:
 
     def seats(self, match_id: int) -> list[dict]:
         """Per seat 0…n−1 of match ``match_id`` (n: its ``players``): ``{"seat", "name", "token",
-        "bot"}``, each row at the seat its ``seat`` column names — an edited journal's row for no
-        seat of the match, or a second row for one, is dropped; a seat without a row, or a name
-        stored as anything but text (a BLOB, a number), has the name ``""`` (token None)."""
+        "bot", "taken_over"}`` (``taken_over``: the host plays the seat for a person who left or did
+        not come back in time — free to take), each row at the seat its ``seat`` column names — an
+        edited journal's row for no seat of the match, or a second row for one, is dropped; a seat
+        without a row, or a name stored as anything but text (a BLOB, a number), has the name
+        ``""`` (token None)."""
         n = self.db.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
         n = n[0] if n and type(n[0]) is int and 0 < n[0] <= 64 else 0
-        out = [{"seat": i, "name": "", "token": None, "bot": False} for i in range(n)]
+        out = [{"seat": i, "name": "", "token": None, "bot": False, "taken_over": False} for i in range(n)]
         placed = set()
-        for seat, name, token, bot in self.db.execute(
-                "SELECT seat, name, token, bot FROM seats WHERE match = ? ORDER BY rowid", (match_id,)):
+        for seat, name, token, bot, taken_over in self.db.execute(
+                "SELECT seat, name, token, bot, taken_over FROM seats WHERE match = ? ORDER BY rowid", (match_id,)):
             if type(seat) is int and 0 <= seat < n and seat not in placed:
                 placed.add(seat)
                 out[seat] = {"seat": seat, "name": name if isinstance(name, str) else "", "token": token,
-                             "bot": bot == 1}
+                             "bot": bot == 1, "taken_over": taken_over == 1}
         return out
 
     def matches(self) -> list[dict]:
@@ -439,8 +451,8 @@ class MatchJournal(RecordFile):
         super().action_applied(state)
 
     def seats_changed(self, table: str, seats) -> None:
-        self._store("INSERT OR REPLACE INTO seats (match, seat, name, token, bot) VALUES (?, ?, ?, ?, ?)",
-                    [(self.id, s.index, s.name, s.token, int(bool(s.is_bot))) for s in seats])
+        sql = "INSERT OR REPLACE INTO seats (match, seat, name, token, bot, taken_over) VALUES (?, ?, ?, ?, ?, ?)"
+        self._store(sql, [(self.id, s.index, s.name, s.token, int(bool(s.is_bot)), int(bool(s.takeover))) for s in seats])
 
     def finished(self, state: engine.State, result: dict, over: bool, reason: str) -> None:
         self._store("UPDATE matches SET owner_pid = NULL, finished_at = ?, reason = ?, result = ? WHERE id = ?",
@@ -478,11 +490,11 @@ class MatchJournal(RecordFile):
         except sqlite3.Error as exc:
             raise JournalError(f"{self.journal.path}: cannot store the match: {exc}") from None
 
-    def saved_seats(self, n: int) -> list[tuple[str, str | None, bool]]:
-        """Per seat, ``(name, token, is_bot)`` as stored — checked like client input, since a
-        journal may have been edited: names cleaned as a hello's (protocol.clean_name: at most 32
-        characters), tokens 16…128-character strings (else None); rows placed by their seat
-        number (:meth:`Journal.seats`: a seat without one gets ``("", None, False)``: free)."""
+    def saved_seats(self, n: int) -> list[tuple[str, str | None, bool, bool]]:
+        """Per seat, ``(name, token, is_bot, taken_over)`` as stored — checked like client input,
+        since a journal may have been edited: names cleaned as a hello's (protocol.clean_name: at
+        most 32 characters), tokens 16…128-character strings (else None); rows placed by their seat
+        number (:meth:`Journal.seats`: a seat without one gets ``("", None, False, False)``: free)."""
         out = [(clean_name(i["name"]), i["token"] if isinstance(i["token"], str) and 16 <= len(i["token"]) <= MAX_TOKEN
-                else None, i["bot"] is True) for i in self.journal.seats(self.id)[:n]]
-        return out + [("", None, False)] * (n - len(out))
+                else None, i["bot"] is True, i["taken_over"] is True) for i in self.journal.seats(self.id)[:n]]
+        return out + [("", None, False, False)] * (n - len(out))

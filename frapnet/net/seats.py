@@ -51,6 +51,26 @@ class Seat:
         self.reserved = reserved
 
 
+def restore_seats(seats, saved, started: bool) -> list:
+    """Give ``seats`` (:class:`Seat`, 0…n−1) back what a resumed table's journal saved of them,
+    ``(name, token, is_bot, taken_over)`` per seat: a seat saved without a token, or kept for the
+    host's own computer player, stays as it is; one the host played for a person who left or did
+    not come back in time (``taken_over``, the match ``started``) is the host's again, free for
+    anyone to take (docs/protocol.md ``leave``); every other waits for its token, ``reconnecting``.
+    Returns those that wait (their grace period starts now)."""
+    waiting = []
+    for s, (name, token, is_bot, taken_over) in zip(seats, saved):
+        if s.reserved or token is None:
+            continue
+        s.name, s.token, s.is_bot = name, token, is_bot
+        if taken_over and started:
+            s.status, s.takeover = BOT, True
+        else:
+            s.status = RECONNECTING
+            waiting.append(s)
+    return waiting
+
+
 SEAT_EVENT_TEXT = {
     "en": {
         "seat_joined": "{name} joined the table (seat {seat})",

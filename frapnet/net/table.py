@@ -20,7 +20,7 @@ from frapnet.net.dealing import FairDealing
 from frapnet.net.fanout import Fanout
 from frapnet.net.journal import RecordFile
 from frapnet.net.protocol import PROTOCOL_VERSION, ProtocolError, distinct_name, version_compatible
-from frapnet.net import amounts, protocol, rematch
+from frapnet.net import amounts, protocol, rematch, seats
 from frapnet.net.seats import BOT, CONNECTED, EMPTY, RECONNECTING, Seat, SeatVersions, same_secret, seat_with_token
 from frapnet.net.takeover import Chooser, Takeover
 
@@ -241,11 +241,13 @@ class Table:
             old.seat = None
             old.close(protocol.REPLACED)  # closing's code "replaced" (docs/protocol.md)
         self.takeover.cancel_grace(s)
+        was_open, s.takeover = s.takeover, False
         s.peer = peer
-        s.takeover = False
         s.status = BOT if s.is_bot else CONNECTED
         self.takeover.cancel(s.index)
         self._rejoined = True
+        if was_open:  # its player is back with the token: the seat is no longer free (after a restart too)
+            self.journal.seats_changed(self.name, self.seats)
         if not s.is_bot:
             self._wake()
         log.info("table {table}: {name} reconnected to seat {seat}", table=self.name, name=s.name, seat=s.index)
@@ -410,20 +412,21 @@ class Table:
         self.takeover.cancel_grace(s)
         if self.started:
             s.status = BOT  # the host plays the seat; the token still takes it back
-            s.takeover = True
+            s.takeover = True  # free to take (open_seat): stored, so a restarted host frees it too
         else:
             s.status, s.name, s.is_bot = EMPTY, "", False
             if not s.reserved:  # a kept seat keeps its token: the host's computer player may come back
                 s.token = None
-            self.journal.seats_changed(self.name, self.seats)
+        self.journal.seats_changed(self.name, self.seats)
         self._changed()
 
     # --- ending ------------------------------------------------------------------------------
     def result_dict(self) -> dict:
-        """``table``, ``game``, ``deals`` (started), ``match_over`` and the game's match report
-        (``balances`` and ``pot`` in whole chips, or ``points``)."""
+        """``table``, ``game``, ``deals`` (started), ``match_over``, ``unfinished`` (ended mid-deal: rules/frap.md
+        "What frapnet decided" 7), the game's match report (``balances`` and ``pot`` in chips, or ``points``)."""
         st = self.state
-        out = {"table": self.name, "game": st.game, "deals": st.deal_no, "match_over": st.phase == engine.OVER}
+        out = {"table": self.name, "game": st.game, "deals": st.deal_no, "match_over": st.phase == engine.OVER,
+               "unfinished": st.phase == engine.DEAL}
         out.update(engine.match_report(st))
         return out
 
@@ -471,8 +474,8 @@ class Table:
     def resume(self, rec: dict) -> None:
         """Continue the match written in ``rec`` (this table's record): replay it (mid-deal
         included) with its shuffle proofs (fairness.md), advance the rng past the first dealer's
-        draw, and give every seat ``journal.saved_seats`` back its name and token, ``reconnecting``
-        (its grace starts now); seats kept for the host's computer players stay empty for them.
+        draw, and give every seat ``journal.saved_seats`` back its name and token, ``reconnecting`` (its grace
+        starts now) or, taken over before, free to take (:func:`frapnet.net.seats.restore_seats`).
 
         Raises :class:`frapnet.record.ReplayError` if the record does not replay, ValueError if
         it is for another game, seat count or options.
@@ -486,15 +489,12 @@ class Table:
         self.state = state
         self.dealing.resume(rec, state)
         self._track_versions(None)
-        for s, (name, token, is_bot) in zip(self.seats, self.journal.saved_seats(len(self.seats))):
-            if s.reserved or token is None:
-                continue
-            s.name, s.token, s.is_bot = name, token, is_bot
-            self.had_human = self.had_human or not is_bot
-            s.status = RECONNECTING
-            self.takeover.start_grace(s, self.grace)
         self.started = state.deal_no > 0
+        for s in seats.restore_seats(self.seats, self.journal.saved_seats(len(self.seats)), self.started):
+            self.takeover.start_grace(s, self.grace)
+        self.had_human = self.had_human or any(s.token and not (s.reserved or s.is_bot) for s in self.seats)
         log.info("table {table}: resumed {where} (state version {v})", table=self.name,
                  where=record.resume_summary(state), v=state.version)
         if self.started:
+            self.takeover.schedule()  # the seats it plays move on in the deal in play
             self._after_change()

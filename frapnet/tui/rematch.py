@@ -113,11 +113,13 @@ class RematchMixin:
                 bal = b
                 break
         self.final_result = bal
+        self.final_report = res  # its pot and unfinished deal: the standings say them (F28)
         text = _("The table has closed ({reason}).").format(reason=self.closed)
         if bal:
             text += " " + _("Final balances:") + " " + ", ".join(
                 f"{self.name(i)} {fmt_amount(b)}" for i, b in enumerate(bal))
-        self.add_log("status", text)
+        pot = self.unplayed_sentence()
+        self.add_log("status", text + (("." if bal else "") + " " + pot if pot else ""))
         if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
             self.resumable = True
             self.add_log("status", _(HOST_STOPPED))

@@ -175,9 +175,25 @@ class ScoresMixin:
             out.append((place, self.name(s), tot[s]))
         return out
 
+    def unplayed_sentence(self) -> str:
+        """What the host's closing result says beyond the balances (docs/rules/frap.md "What
+        frapnet decided" 7): the deal it ended in the middle of (``unfinished``), and the chips
+        left in the pot, unplayed (balances + pot = 0, F6); "" if neither."""
+        _ = self._
+        res = getattr(self, "final_report", None) or {}
+        pot, deal, word = res.get("pot"), res.get("deals"), self.pot_word()
+        pot = pot if isinstance(pot, int) and not isinstance(pot, bool) and pot and word else None
+        if res.get("unfinished") is True and isinstance(deal, int) and not isinstance(deal, bool):
+            if pot is None:
+                return _("Deal {deal} was not finished.").format(deal=deal)
+            return _("Deal {deal} was not finished: {amount} stays in the {pot}, unplayed — what each player paid "
+                     "into it is counted in the balances above.").format(deal=deal, amount=pot, pot=word)
+        return _("{amount} is left in the {pot}, unplayed.").format(amount=pot, pot=word) if pot is not None else ""
+
     def standings_text(self) -> str:
         """The final standings for the terminal after the client has exited ("" if no deal was
-        settled): a heading and one line per player. Once another connection took the seat with
+        settled): a heading and one line per player, then :meth:`unplayed_sentence` if the host's
+        result has one (the deal it ended in, the pot left). Once another connection took the seat with
         its token (``replaced``), no standings — the match goes on there — but that sentence."""
         _ = self._
         if getattr(self, "replaced", False):
@@ -189,6 +205,9 @@ class ScoresMixin:
         led = u.get("ledger") or {}
         title = u.get("title") or safe_name((self.view or {}).get("title") or "", 20)
         deals = max(self.scores) if self.scores else (self.view or {}).get("deal_no") or 0
+        started = (getattr(self, "final_report", None) or {}).get("deals")  # the host's result: deals started
+        if isinstance(started, int) and not isinstance(started, bool) and started > deals:
+            deals = started  # the last one unfinished: said below
         heading = _("Final standings — {game}, {n} deal ({what}):") if deals == 1 else \
             _("Final standings — {game}, {n} deals ({what}):")
         lines = [heading.format(
@@ -196,4 +215,5 @@ class ScoresMixin:
         w = max(len(r[1]) for r in rows)
         for place, name, total in rows:
             lines.append(f"  {place:>2}. {name.ljust(w)}  {amount_text(total, led.get('signed', True))}")
-        return "\n".join(lines)
+        pot = self.unplayed_sentence()
+        return "\n".join(lines + ([" " + pot] if pot else []))

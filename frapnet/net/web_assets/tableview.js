@@ -235,9 +235,25 @@ window.FrapnetDraw = function (page) {
       const parts = [];
       for (let i = 0; i < n; i++) parts.push(name(i) + " " + amount(c.result.balances[i], true));
       el("actions").append(h("p", { id: "result" }, t("Result") + ": " + parts.join(", ")));
+      const more = unplayed(c.result);
+      if (more) el("actions").append(h("p", { id: "result-pot" }, more));
     }
+  }
+  // what the host's result says beyond the balances (docs/rules/frap.md "What frapnet decided" 7): the
+  // deal the table ended in the middle of (result.unfinished), and the chips left in the pot, unplayed
+  // (balances + pot = 0, F6); "" if neither — the terminal client's words (frapnet/tui/scores.py)
+  function unplayed(r) {
+    const v = S.view || {}, u = v.ui || {};
+    const word = "pot" in u ? (typeof u.pot === "string" ? u.pot : null) : (v.ledger === "points" ? null : t("pot"));
+    const pot = word && isInt(r.pot) && BigInt(r.pot) !== 0n ? amount(r.pot) : null;
+    if (r.unfinished === true && isInt(r.deals)) {
+      return pot === null ? t("Deal {deal} was not finished.", { deal: amount(r.deals) })
+        : t("Deal {deal} was not finished: {amount} stays in the {pot}, unplayed — what each player paid into it is counted in the balances above.",
+          { deal: amount(r.deals), amount: pot, pot: plain(word) });
+    }
+    return pot === null ? "" : t("{amount} is left in the {pot}, unplayed.", { amount: pot, pot: plain(word) });
   }
 
   return { el, h, isCard, cardFace, cardRed, cardEl, ui, uiList, name, renderRules, renderFacts, renderSeats,
-    groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed };
+    groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed, unplayed };
 };
