@@ -126,7 +126,7 @@ def test_the_help_and_the_logs_first_lines_say_what_a_cut_in_is_even_at_80x24(la
 @pytest.mark.parametrize("lang,labels", [
     ("en", ["Cut in: five new cards from the talon", "Cut in with the turn-up 7♦ and four from the talon",
             "Decline the cut-in"]),
-    ("ru", ["Подрезка: пять новых карт из талона", "Подрезка с козырем 7♦ и четырьмя из талона", "Не подрезать"])])
+    ("ru", ["Подрезка: пять новых карт из талона", "Подрезка со вскрышкой 7♦ и четырьмя из талона", "Не подрезать"])])
 def test_the_cut_in_actions_say_what_the_player_gets(lang, labels):
     """Anna passed the whist round; after the buying she is offered the cut-in: each button says
     what she gets for her four cards (five from the talon, or the turn-up 7♦ and four)."""
