@@ -353,7 +353,10 @@ def test_reload_mid_deal_returns_to_the_same_seat(browser):
         wait(lambda: state(d)["closed"] is not None, 10, "the first tab to give the seat up")
         taken = ("This seat was taken over by another connection with its token (another window or device, "
                  "perhaps); the game goes on there.")
-        assert d.find_element(By.ID, "turn").text == taken
+        # and that nothing can be played from this tab any more (no moves, no turn clock)
+        assert d.find_element(By.ID, "turn").text.splitlines() == [
+            taken, "Nothing can be played here any more; the table is shown as it was."]
+        assert not d.find_elements(By.CSS_SELECTOR, "#actions button") and not d.find_element(By.ID, "hand").is_displayed()
         old = state(d)  # closing's code "replaced": said plainly, the token kept, no fairness alarm
         assert old["status"] == "closed" and old["closed"]["replaced"] is True
         assert old["log"][-1] == {"kind": "status", "text": taken}

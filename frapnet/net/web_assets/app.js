@@ -119,7 +119,12 @@
   function scheduleRetry() {
     if (!S.want || S.closed) return;
     if (!S.since) S.since = Date.now();
-    if (Date.now() - S.since > 600000) { setStatus("closed"); return; } // ten minutes, as the terminal client
+    if (Date.now() - S.since > 600000) {  // ten minutes, as the terminal client: given up, nothing more to play here
+      S.closed = { reason: "", result: null, lost: true };
+      setStatus("closed");
+      render();
+      return;
+    }
     const delay = Math.min(5000, 250 * Math.pow(2, S.retry++));
     clearTimeout(S.retryTimer);
     S.retryTimer = setTimeout(() => connect(S.want), delay);
@@ -128,7 +133,7 @@
     if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(MP.encode(msg, encodeOpts));
   }
   function act(action) {
-    if (!S.view) return;
+    if (!S.view || S.closed) return;
     S.selected = [];
     S.message = "";
     send({ type: "act", action: action, version: S.view.version });
@@ -187,6 +192,7 @@
         break;
       case "closing":
         S.rematch = null;
+        S.message = "";
         S.closed = msg;
         if (closingCode(msg) === "replaced") {
           // another window or device sat down with this seat's token: it plays on (the token stays
@@ -326,7 +332,7 @@
   function setStatus(s) {
     S.status = s;
     const words = { connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
-      closed: S.closed ? (S.closed.replaced ? "seat taken over" : "table closed") : "disconnected" };
+      closed: S.closed && !S.closed.lost ? (S.closed.replaced ? "seat taken over" : "table closed") : "disconnected" };
     el("status").dataset.status = s;
     el("status").textContent = t(words[s] || s);
   }
@@ -364,10 +370,11 @@
     el("me").hidden = false;
     el("leave-row").hidden = !me || !!S.closed;
     renderTurn(v);
+    el("message").textContent = S.message;
+    if (S.closed) return;  // renderTurn drew the closed table (renderClosed): no hand to play, no moves
     const hand = el("hand"), acts = el("actions");
     hand.replaceChildren();
     acts.replaceChildren();
-    el("message").textContent = S.message;
     if (!me) { hand.hidden = true; acts.hidden = true; return; }
     hand.hidden = false;
     acts.hidden = false;

@@ -97,9 +97,12 @@ window.FrapnetDraw = function (page) {
     const d = info.declaration !== undefined && info.declaration !== null ? info.declaration : info.bid;
     return (d === null || d === undefined || typeof d === "boolean") ? "" : String(d).replace(/_/g, " ");
   }
+  // the connection is over (closing, or given up): the view is only the table as it was — no
+  // turn, no turn clock, no moves (app.js sets S.closed)
+  function ended() { return !!S.closed; }
   function renderSeats(v) {
     const n = isInt(v.players) ? Number(v.players) : (Array.isArray(v.names) ? v.names.length : 0);
-    const toAct = new Set((v.to_act || []).map(Number));
+    const toAct = new Set(ended() ? [] : (v.to_act || []).map(Number));
     const seats = Array.isArray(v.seats) ? v.seats : [];
     const trickNow = Array.isArray(v.trick) ? v.trick : [];
     const showLast = !trickNow.length && Array.isArray(v.last_trick) && v.last_trick.length;
@@ -121,14 +124,16 @@ window.FrapnetDraw = function (page) {
       h("th", null, t(showLast ? "last trick" : "trick"))));
     const body = el("seats").tBodies[0];
     body.replaceChildren();
-    const connWord = { connected: "connected", reconnecting: "reconnecting", bot: "computer", empty: "empty seat" };
+    const connWord = { connected: "connected", reconnecting: "reconnecting", bot: "computer", empty: "empty seat",
+      "taken over": "taken over", disconnected: "disconnected" };
     for (let i = 0; i < n; i++) {
       const info = seats.find((s) => s && Number(s.seat) === i) || seats[i] || {};
       const me = isInt(v.seat) && Number(v.seat) === i;
-      const conn = typeof conns[i] === "string" ? conns[i] : "";
+      let conn = typeof conns[i] === "string" ? conns[i] : "";
+      if (me && ended()) conn = S.closed.replaced ? "taken over" : "disconnected"; // this page's seat, no longer played here
       const nameCell = h("td", { class: "name" }, name(i) + (marks[i] ? " " + marks[i] : "") + (me ? " (" + t("you") + ")" : ""));
       if (isInt(v.dealer) && Number(v.dealer) === i) nameCell.append(h("span", { class: "dealer", title: t("dealer") }, "D"));
-      if (conn && conn !== "connected") nameCell.append(h("div", { class: "dim conn-" + conn }, t(connWord[conn] || conn)));
+      if (conn && conn !== "connected") nameCell.append(h("div", { class: "dim conn-" + conn.replace(" ", "-") }, t(connWord[conn] || conn)));
       const card = byseat[i];
       const ti = trick.findIndex((p) => Array.isArray(p) && Number(p[0]) === i);
       const cardCell = h("td", { class: "trick-card" }, card ? cardEl(card, true) : "", card && tmarks[ti] ? tmarks[ti] : "");
@@ -173,6 +178,7 @@ window.FrapnetDraw = function (page) {
   function timedNames(seats) { return seats.map((s) => name(s) + clockText(s)).join(", "); }
 
   function renderTurn(v) {  // the line that says whose turn it is (and the turn clock's seconds)
+    if (ended()) { renderClosed(); return; }
     const me = isInt(v.seat);
     const turn = el("turn");
     const toAct = (v.to_act || []).map(Number);
@@ -212,7 +218,7 @@ window.FrapnetDraw = function (page) {
       body.append(h("tr", { "data-deal": r.deal }, h("td", null, t("after deal") + " " + r.deal), ...cells, h("td", null, r.pot === null ? "" : amount(r.pot))));
       prev = r;
     }
-    if (Array.isArray(v.balances) && (v.to_act || []).length) {
+    if (Array.isArray(v.balances) && (v.to_act || []).length && !ended()) {
       body.append(h("tr", { class: "now" }, h("td", null, t("now")), ...v.balances.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(v.pot))));
     }
   }
@@ -226,8 +232,12 @@ window.FrapnetDraw = function (page) {
 
   function renderClosed() {
     const c = S.closed || {};
-    el("turn").textContent = c.replaced ? plain(String(c.reason))  // the table goes on, at the other connection
-      : t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
+    const turn = el("turn");
+    turn.className = "closed";  // no longer "Your turn"
+    turn.textContent = c.replaced ? plain(String(c.reason))  // the table goes on, at the other connection
+      : c.lost ? t("The connection is closed. Reload this page to try again.")  // gave up reconnecting
+        : t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
+    turn.append(h("br"), h("span", { class: "dim" }, t("Nothing can be played here any more; the table is shown as it was.")));
     el("hand").hidden = true;
     el("actions").replaceChildren();
     if (c.result && Array.isArray(c.result.balances)) {

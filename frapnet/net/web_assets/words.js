@@ -41,7 +41,9 @@
       "House rules": "Домашние правила",
       "This seat was taken over by another connection with its token (another window or device, perhaps); the game goes on there.":
         "Это место заняло другое подключение с его жетоном (наверное, другое окно или устройство); игра продолжается там.",
-      "seat taken over": "место занято другим подключением",
+      "seat taken over": "место занято другим подключением", "taken over": "занято другим",
+      "Nothing can be played here any more; the table is shown as it was.": "Здесь больше нельзя играть; стол показан таким, каким был.",
+      "The connection is closed. Reload this page to try again.": "Соединение закрыто. Обновите страницу, чтобы попробовать снова.",
       "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
       "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
       // why a deal failed the check (fairness.js; the terminal client's words, frapnet/tui/fairtext.py)

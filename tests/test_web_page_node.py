@@ -1,0 +1,101 @@
+"""The web page once its connection is over (frapnet/net/web_assets: app.js, tableview.js), as the
+terminal client (tests/test_tui_screen_texts.py): the seat taken over by another connection with its
+token, the host stopping, the connection given up — afterwards the page offers no move, counts no
+turn clock down and marks nobody's turn; it says why.
+
+The page's own scripts run unchanged under Node.js on a small stand-in for the browser
+(tests/web_page_harness.js), fed real engine views, with a clock the test moves (ten minutes of
+reconnecting pass at once); skipped without node. In Chromium: tests/test_web_browser.py (a tab
+whose seat another tab took)."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_tui_model import table, view  # noqa: E402
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+ASSETS = Path(__file__).resolve().parent.parent / "frapnet" / "net" / "web_assets"
+HARNESS = Path(__file__).resolve().parent / "web_page_harness.js"
+pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed (apt-get install nodejs)")
+
+TAKEN = ("This seat was taken over by another connection with its token (another window or device, perhaps); "
+         "the game goes on there.")
+NOTHING = "Nothing can be played here any more; the table is shown as it was."
+
+
+def page(steps) -> dict:
+    """Run the page on ``steps`` (see the harness); what it showed at each ``snap``."""
+    inp = {"assets": str(ASSETS), "saved": {"frapnet@127.0.0.1:8080": {"token": "t0k", "name": "Olga"}},
+           "steps": steps}
+    r = subprocess.run([NODE, str(HARNESS)], input=json.dumps(inp), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def my_turn_with_a_clock() -> list:
+    """Olga (seat 0) sits down; it is her turn to bid, with 20 s on the turn clock."""
+    v = view(table(), 0)
+    v.update(version=1, deadlines=[20.0, None, None, None])
+    return [{"msg": {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}},
+            {"msg": {"type": "view", "view": v}}]
+
+
+def no_turn(shown: dict) -> bool:
+    return not any("turn" in r["cls"].split() for r in shown["seats"])
+
+
+def test_the_page_live_shows_the_turn_clock_counting_and_the_moves():
+    """The baseline the closed page is compared with: "Your turn · turn clock 20 s" counting down,
+    the moves as buttons, ▶ on Olga's row."""
+    got = page(my_turn_with_a_clock() + [{"snap": "live"}, {"wait": 3}, {"snap": "later"}])
+    live, later = got["live"], got["later"]
+    assert live["turn"] == "Your turn · turn clock 20 s" and later["turn"] == "Your turn · turn clock 17 s"
+    assert "Look at your cards" in live["actions"] and "Pass" in live["actions"]
+    assert live["seats"][0]["cls"].split()[0] == "turn" and live["status"] == "connected"
+
+
+def test_a_page_whose_seat_was_taken_over_offers_no_move_and_counts_no_clock():
+    """Closing's code "replaced": the line says so, the hand and the moves are gone, nobody's row
+    is marked to act, Olga's row says "taken over", and the clock's line does not change."""
+    closing = {"type": "closing", "reason": "replaced by a new connection with this seat's token",
+               "code": "replaced"}
+    got = page(my_turn_with_a_clock() + [{"wait": 2}, {"msg": closing}, {"snap": "closed"}, {"wait": 5},
+                                         {"click": "actions"}, {"snap": "later"}])
+    closed, later = got["closed"], got["later"]
+    assert closed["turn"] == TAKEN + NOTHING and closed["turnClass"] == "closed"
+    assert "turn clock" not in closed["turn"] and later["turn"] == closed["turn"]
+    assert closed["handHidden"] and closed["actions"] == [] and later["actions"] == []
+    assert no_turn(closed) and "taken over" in closed["seats"][0]["text"]
+    assert closed["status"] == "seat taken over"
+    assert later["sent"].count("act") == 0  # nothing was played from the closed page
+
+
+def test_a_page_whose_host_stopped_shows_the_result_and_no_move():
+    """The host stops mid-deal (closing "host stopping", resumable): the line says the table is
+    closed, the result is shown, no move, no turn, no clock; Olga's row says "disconnected"."""
+    closing = {"type": "closing", "reason": "host stopping", "resumable": True,
+               "result": {"balances": [-100, -100, -100, -100], "pot": 400}}
+    got = page(my_turn_with_a_clock() + [{"msg": closing}, {"wait": 4}, {"snap": "closed"}])
+    closed = got["closed"]
+    assert closed["turn"] == "The table is closed: host stopping" + NOTHING
+    assert closed["actions"] == [] and closed["handHidden"] and "Result: Olga −100" in closed["actionsText"]
+    assert no_turn(closed) and "disconnected" in closed["seats"][0]["text"] and "turn clock" not in closed["turn"]
+
+
+def test_a_page_that_gives_up_reconnecting_says_so_and_offers_no_move():
+    """The host is gone and does not come back: after ten minutes of retries the page stops,
+    says the connection is closed (reload to try again) and, as after a closing, offers nothing."""
+    got = page(my_turn_with_a_clock() + [{"close": True}, {"snap": "retrying"}, {"giveUp": True},
+                                         {"snap": "gone"}])
+    assert got["retrying"]["status"] == "connection lost — reconnecting…"
+    gone = got["gone"]
+    assert gone["status"] == "disconnected"
+    assert gone["turn"] == "The connection is closed. Reload this page to try again." + NOTHING
+    assert gone["actions"] == [] and gone["handHidden"] and no_turn(gone)
