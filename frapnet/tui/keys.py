@@ -103,6 +103,9 @@ class KeysMixin:
                          else self._("Bell off."))
             return [("bell", self.bell)]
         if key in ("tab", "/"):
+            if self.ended:  # nobody would read it: the connection is over
+                self.message = self.ended_message()
+                return []
             return [("chat",)]
         if key == ".":
             self.show_last_trick = not self.show_last_trick
@@ -110,6 +113,9 @@ class KeysMixin:
         return self._game_key(key)
 
     def _game_key(self, key: str) -> list[tuple]:
+        if self.ended:  # the connection is over: no key acts, and the screen says why
+            self.message = self.ended_message()
+            return []
         self.message = ""
         row = self.row()
         g = self.active_group

@@ -101,6 +101,8 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         elif status == "closed":
             self.add_log("status", _("The connection is closed."))
         self.status = status
+        if self.ended:
+            self._drop_actions()
 
     def _explain(self, view: dict) -> None:
         """Once: the game's goal and special cards, and the table's rules (F27: every option and
@@ -153,7 +155,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
             self.ring = True
         hand_known = isinstance(view.get("hand"), list)
         sig = (repr(view.get("actions")), hand_known, repr(view.get("hand")))
-        if sig != self._actions_sig:
+        if sig != self._actions_sig and not self.ended:
             self._actions_sig = sig
             self.groups = group_actions(view.get("actions"), hand_known, self.lang)
             self.keys = assign_keys(self.groups, view["ui"]["keys"])
@@ -297,7 +299,11 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
 
     @property
     def to_act(self) -> list:
+        """The seats to act now; none once the connection is over (:attr:`ended`): the view is
+        only the table as it was."""
         ta = (self.view or {}).get("to_act")
+        if self.ended:
+            return []
         return [s for s in ta if isinstance(s, int)] if isinstance(ta, list) else []
 
     @property
@@ -309,6 +315,8 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         ``deadlines``, counted down from the view's arrival; 0 once run out), or None where no
         clock runs (docs/protocol.md ``deadlines``)."""
         d = (self.view or {}).get("deadlines")
+        if self.ended:  # nobody's clock runs for this screen any more
+            return None
         if not isinstance(d, list) or not isinstance(seat, int) or not 0 <= seat < len(d):
             return None
         left = d[seat]

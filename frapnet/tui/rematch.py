@@ -6,7 +6,10 @@ A mixin of :class:`frapnet.tui.model.Screen`. At the match's end the host may se
 the screen then asks "play again with the same seats?" where the hand was, with two keys:
 ``r`` (yes) and ``n`` (no: the client declines and leaves). ``rematch_start`` begins the new
 match; a ``closing`` ends the offer (:meth:`RematchMixin.set_closing` says why, in the chrome's
-words: :meth:`RematchMixin.closing_reason`). All words are the chrome's (gettext, frapnet/locale).
+words: :meth:`RematchMixin.closing_reason`). Once the connection is over — a closing, or the
+connection closed for good (:attr:`RematchMixin.ended`) — the screen offers nothing: no actions,
+no turn, no turn clock, and a key that would act says why (:meth:`RematchMixin.ended_message`).
+All words are the chrome's (gettext, frapnet/locale).
 """
 from __future__ import annotations
 
@@ -90,6 +93,49 @@ class RematchMixin:
         _ = self._
         return [("r", _("Play again")), ("n", _("No, leave the table"))]
 
+    # --- the connection's end ---------------------------------------------------------------
+
+    @property
+    def ended(self) -> bool:
+        """This connection is over: the host closed the table for it (closing: match over, left,
+        host stopping, seat taken over by another connection) or the connection closed for good.
+        Nothing can be played from this screen any more: no actions, no turn clock, no turn."""
+        return self.closed is not None or self.status == "closed"
+
+    def _drop_actions(self) -> None:
+        """The connection is over: the actions it offered are gone (a later view, after a new
+        connection, computes them afresh)."""
+        self.groups, self.keys, self.mode, self.selected = [], {}, None, set()
+        self._actions_sig = None
+        self.message = ""
+
+    def ended_heading(self) -> str:
+        """Why nothing can be played here any more, in one sentence ("" while connected)."""
+        _ = self._
+        if not self.ended:
+            return ""
+        if self.replaced:
+            return _("This seat was taken over by another connection with its token; it plays on there.")
+        if self.closed is not None:
+            return _("The table has closed ({reason}).").format(reason=self.closed)
+        return _("The connection is closed.")
+
+    def ended_message(self) -> str:
+        """What a key that would act (or chat) says once the connection is over: why nothing happens."""
+        _ = self._
+        if self.replaced:
+            return _("Nothing happens: another connection plays this seat now. Press q to quit.")
+        if self.closed is not None:
+            return _("Nothing happens: the table has closed. Press q to quit.")
+        return _("Nothing happens: the connection is closed. Press q to quit.")
+
+    def shown_connection(self, seat: int) -> str:
+        """The seat table's state of ``seat``: :meth:`connection`, but this screen's own seat once
+        the connection is over says so ("taken over" by another connection, or "closed")."""
+        if self.ended and seat == self.seat:
+            return "taken over" if self.replaced else "closed"
+        return self.connection(seat)
+
     def set_closing(self, msg: dict) -> None:
         """The host closed the table (``{"reason": str, "result": {"balances": [...], "pot": n}}``):
         say so with the final balances; the score sheet opens; quitting no longer asks. Closed
@@ -100,6 +146,7 @@ class RematchMixin:
         _ = self._
         self.closed = self.closing_reason(safe_text(msg.get("reason") or "", 300))  # cut to 80 unless known
         self.rematch = None
+        self._drop_actions()  # nothing can be played from here any more
         if closing_code(msg) == "replaced":
             self.replaced = True
             self.add_log("status", _(SEAT_TAKEN_OVER))

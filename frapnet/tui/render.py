@@ -94,14 +94,14 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     signed = led.get("signed", True)
     game_cols = list(s.ui.get("columns") or ())
     conn_words = {"connected": _("connected"), "reconnecting": _("reconnecting…"), "bot": _("computer"),
-                  "empty": _("empty seat")}
+                  "empty": _("empty seat"), "taken over": _("taken over"), "closed": _("disconnected")}
     bal = v.get("balances") if isinstance(v.get("balances"), list) else []
     trick_head = _("last trick") if last else _("trick")
     # amounts are never cut (F6: exact at any size): the balance column grows to fit
     bw = max([width(fmt_amount(b)) + 1 for b in bal if isinstance(b, int)] + [0])
     if not compact:
         # the state column as wide as the words in it, so the trick column's heading fits 80 columns
-        used = [conn_words.get(s.connection(i), safe_text(s.connection(i), 13)) for i in range(n)]
+        used = [conn_words.get(s.shown_connection(i), safe_text(s.shown_connection(i), 13)) for i in range(n)]
         sw = min(15, max(width(x) for x in used + [_("state")]) + 2)
         cols = (2, 20, 2, sw) + (14,) * len(game_cols) + (7, max(11, bw, width(ledger) + 1))
         head = ["", _("player"), "", _("state")] + game_cols + [_("tricks"), ledger]
@@ -110,7 +110,10 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
         cols = (1, 12, 2, 2) + (8,) * len(game_cols) + (3, max(7, bw))
-        out = [("class:dim", " " + _("● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer")), ("", "\n")]
+        legend = _("● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer")
+        if s.seat is not None and s.shown_connection(s.seat) in ("taken over", "closed"):
+            legend += "  × " + conn_words[s.shown_connection(s.seat)]  # this screen's seat, connection over
+        out = [("class:dim", " " + legend), ("", "\n")]
     cells = []
     for seat in range(n):
         info = s.seat_info(seat)
@@ -120,9 +123,10 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         mark = s.seat_mark(seat)
         tail = (you if me else "") + (" " + mark if mark else "")
         name = cut(s.name(seat), max(1, cols[1] - 1 - width(tail))) + tail
-        conn = s.connection(seat)
+        conn = s.shown_connection(seat)
         if compact:
-            conn_txt = {"connected": "●", "reconnecting": "○", "bot": "⚙", "empty": "·"}.get(conn, "")
+            conn_txt = {"connected": "●", "reconnecting": "○", "bot": "⚙", "empty": "·", "taken over": "×",
+                        "closed": "×"}.get(conn, "")
         else:
             conn_txt = conn_words.get(conn, safe_text(conn, 13))
         b = bal[seat] if seat < len(bal) else None
@@ -131,7 +135,7 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
                   + s.seat_cells(seat)
                   + [str(tricks) if isinstance(tricks, int) else "", amount_text(b, signed) if b is not None else ""])
         style = "class:seat.turn" if turn else ("class:seat.me" if me else "")
-        cst = "class:conn.bad" if conn == "reconnecting" else ""
+        cst = "class:conn.bad" if conn in ("reconnecting", "taken over", "closed") else ""
         frags = []
         for i, (f, c) in enumerate(zip(fields, cols)):
             txt = pad(cut(f, c - 1), c) if c > 2 else pad(f, c)  # columns never run together
@@ -172,11 +176,18 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
     out = []
     g = s.active_group
     # heading
-    if s.seat is None:
+    if s.ended:  # the connection is over: say so where "Your turn" was; nothing is offered below
+        for line in wrap(s.ended_heading(), max(10, w - 2)):
+            out += [("class:error", " " + line), ("", "\n")]
+        out += [("class:dim", " " + cut(_("Nothing can be played here any more; the table is shown as it was. "
+                                         "q quits."), max(1, w - 2))), ("", "\n")]
+        if s.seat is None:
+            return out
+    elif s.seat is None:
         who = ", ".join(s.name(x) + s.clock_text(x) for x in s.to_act)
         out += [("class:dim", " " + (_("Watching. To act: {who}").format(who=who) if who else _("Watching.")))]
         return out + [("", "\n")]
-    if s.my_turn:
+    elif s.my_turn:
         out += [("class:yourturn", " " + _("Your turn") + " ")]
         if s.clock_text(s.seat):  # the turn clock (--turn-time): a computer player moves when it runs out
             out += [("class:yourturn", s.clock_text(s.seat).lstrip() + " ")]
@@ -207,7 +218,8 @@ def hand(s: Screen, w: int, click: Callable | None = None) -> list:
             out += [("", "\n")]
             used = 0
         out += [("", " " + cut(prompt, max(1, w - used - 2)))]
-    out += [("", "\n")]
+    if not s.ended:
+        out += [("", "\n")]
     # the cards
     row = s.row()
     hidden = s.hand is None
@@ -378,7 +390,8 @@ def too_small(s: Screen, w: int, h: int) -> list:
 def status_bar(s: Screen, w: int) -> list:
     """The bottom line: key hints on the left, the connection on the right."""
     _ = s._
-    left = " " + _("? help · . last trick · = scores · Tab chat · q quit") + (" · ♪" if s.bell else "")
+    left = " " + (_("? help · . last trick · = scores · q quit") if s.ended  # no chat once the connection is over
+                  else _("? help · . last trick · = scores · Tab chat · q quit")) + (" · ♪" if s.bell else "")
     st = {"connecting": _("connecting…"), "connected": _("connected"),
           "reconnecting": _("connection lost — reconnecting…"), "closed": _("disconnected")}.get(s.status, s.status)
     if s.replaced:  # the table goes on, at another connection with this seat's token

@@ -1,0 +1,128 @@
+"""What the terminal screen says, line by line, where a newcomer found it misleading (the
+screen model fed real engine views, drawn by frapnet.tui.render as the application draws it):
+
+1. once the connection is over (another connection took the seat with its token; the host
+   stopped; the connection closed for good) the screen offers no action, counts no turn clock
+   down, marks nobody's turn, and a key that would act says why nothing happens.
+End to end in tmux: tests/test_tui_tmux_closed.py.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from frapnet.net.protocol import REPLACED
+from frapnet.tui import i18n, render
+from frapnet.tui.model import Screen
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_tui_model import table, text_of, view  # noqa: E402
+
+
+def screen_text(s: Screen, w: int = 100, rows: int = 30) -> str:
+    """The table part of the screen and the status bar, as the application stacks them."""
+    top = (render.header(s, w) + render.seats(s, w) + render.hand(s, w)
+           + render.actions(s, w))
+    return text_of(top) + text_of(render.status_bar(s, w))
+
+
+def lines(text: str) -> list[str]:
+    return [ln.rstrip() for ln in text.splitlines()]
+
+
+class Clock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+def my_turn_with_a_clock(lang="en") -> Screen:
+    """Olga (seat 0) to bid first, 20 s on her turn clock, her cards face down."""
+    s = Screen(i18n.translation(lang).gettext, lang)
+    s.clock = Clock()
+    v = view(table(), 0, lang)
+    v["deadlines"] = [20.0, None, None, None]
+    s.set_status("connected")
+    s.set_view(v)
+    return s
+
+
+# --- 1. the connection is over ---------------------------------------------------------------------
+
+def test_before_closing_the_screen_shows_the_turn_the_clock_and_the_actions():
+    """The live screen the closed one is compared with."""
+    s = my_turn_with_a_clock()
+    shown = lines(screen_text(s))
+    assert shown[3].startswith("▶ Olga (you)") and "connected" in shown[3]
+    assert " Your turn · turn clock 20 s" in shown
+    assert " [l] Look at your cards  [f] Frap  [b] Blind frap  [p] Pass" in shown
+    s.clock.t += 7
+    assert " Your turn · turn clock 13 s" in lines(screen_text(s))
+
+
+def test_a_seat_taken_over_by_another_connection_offers_no_action_and_counts_no_turn_clock():
+    s = my_turn_with_a_clock()
+    s.set_closing({"reason": REPLACED, "code": "replaced"})
+    s.set_status("closed")
+    shown = lines(screen_text(s))
+    assert shown[3].startswith("  Olga (you)") and "taken over" in shown[3] and "connected" not in shown[3]
+    assert not any(ln.startswith("▶") for ln in shown)  # nobody's turn on a closed screen
+    assert shown[7:9] == [" This seat was taken over by another connection with its token; it plays on there.",
+                           " Nothing can be played here any more; the table is shown as it was. q quits."]
+    text = "\n".join(shown)
+    assert "Your turn" not in text and "turn clock" not in text and "[l]" not in text and "[f]" not in text
+    assert "face down — [l] to look" not in text
+    assert shown[-1].startswith(" ? help · . last trick · = scores · q quit") and shown[-1].endswith("seat taken over")
+    s.clock.t += 30
+    assert lines(screen_text(s)) == shown  # nothing counts down
+    for key in ("l", "f", "1", "enter", "space", "button:p", "card:0", "tab"):
+        assert s.press(key) == [], key
+        assert lines(screen_text(s))[-2] == " Nothing happens: another connection plays this seat now. Press q to quit."
+    assert s.press("q") == [("quit",)]  # no "leave the table?" question: there is no deal to leave
+
+
+def test_after_the_host_stopped_mid_deal_the_screen_offers_no_action_and_says_so():
+    s = my_turn_with_a_clock()
+    s.set_closing({"reason": "host stopping", "resumable": True,
+                   "result": {"balances": [-100, -100, -100, -100], "pot": 400}})
+    s.set_status("closed")
+    shown = lines(screen_text(s))
+    assert shown[3].startswith("  Olga (you)") and "disconnected" in shown[3]
+    assert shown[7:9] == [" The table has closed (the host is stopping).",
+                           " Nothing can be played here any more; the table is shown as it was. q quits."]
+    assert "turn clock" not in "\n".join(shown) and "[l]" not in "\n".join(shown)
+    s.press("f")
+    assert lines(screen_text(s))[-2] == " Nothing happens: the table has closed. Press q to quit."
+    assert shown[-1].endswith("table closed")
+
+
+def test_a_connection_closed_for_good_without_a_closing_offers_no_action():
+    """The client gave up reconnecting (the host is gone): the same, "The connection is closed."
+    A new connection to the table (the saved seat refused, a new seat taken) brings actions back."""
+    s = my_turn_with_a_clock()
+    s.set_status("reconnecting")
+    assert " Your turn · turn clock 20 s" in lines(screen_text(s))  # still the player's turn meanwhile
+    s.set_status("closed")
+    shown = lines(screen_text(s))
+    assert shown[7] == " The connection is closed." and "turn clock" not in "\n".join(shown)
+    assert shown[-1].endswith("disconnected")
+    assert s.press("l") == [] and lines(screen_text(s))[-2] == \
+        " Nothing happens: the connection is closed. Press q to quit."
+    s.set_status("connecting")
+    s.set_status("connected")
+    s.set_view(view(table(), 0))
+    assert s.press("l") == [("act", ["look"])]
+
+
+def test_the_closed_screen_in_russian_has_no_english_words():
+    s = my_turn_with_a_clock("ru")
+    s.set_closing({"reason": REPLACED, "code": "replaced"})
+    shown = lines(screen_text(s))
+    assert "занято другим" in shown[3]
+    assert shown[7:9] == [" Это место заняло другое подключение с его жетоном; игра идёт там.",
+                           " Здесь больше нельзя играть; стол показан таким, каким был. q — выход."]
+    s.press("l")
+    assert lines(screen_text(s))[-2] == \
+        " Ничего не происходит: теперь за это место играет другое подключение. Нажмите q, чтобы выйти."
