@@ -1,9 +1,11 @@
-"""What the terminal screen says, line by line, where a newcomer found it misleading (the
+"""What the terminal screen says, line by line, where a newcomer found misleading (the
 screen model fed real engine views, drawn by frapnet.tui.render as the application draws it):
 
 1. once the connection is over (another connection took the seat with its token; the host
    stopped; the connection closed for good) the screen offers no action, counts no turn clock
-   down, marks nobody's turn, and a key that would act says why nothing happens.
+   down, marks nobody's turn, and a key that would act says why nothing happens;
+2. the help explains ● ○ ⚙ · only when the seat table shows them (two columns);
+4. the two-column seat table says which figure of a row is which.
 End to end in tmux: tests/test_tui_tmux_closed.py.
 """
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from frapnet import engine
 from frapnet.net.protocol import REPLACED
 from frapnet.tui import i18n, render
 from frapnet.tui.model import Screen
@@ -21,7 +24,7 @@ from test_tui_model import table, text_of, view  # noqa: E402
 
 def screen_text(s: Screen, w: int = 100, rows: int = 30) -> str:
     """The table part of the screen and the status bar, as the application stacks them."""
-    top = (render.header(s, w) + render.seats(s, w) + render.hand(s, w)
+    top = (render.header(s, w) + render.seats(s, w, compact=s.two_column_seats(rows)) + render.hand(s, w)
            + render.actions(s, w))
     return text_of(top) + text_of(render.status_bar(s, w))
 
@@ -126,3 +129,39 @@ def test_the_closed_screen_in_russian_has_no_english_words():
     s.press("l")
     assert lines(screen_text(s))[-2] == \
         " Ничего не происходит: теперь за это место играет другое подключение. Нажмите q, чтобы выйти."
+
+
+# --- 2 and 4: the two-column seat table and the help -------------------------------------------------
+
+def eight_seats(lang="en") -> Screen:
+    st = engine.new_match("frap", 8, {})
+    st, _ = engine.start_deal(st, list(engine.pack(st)), dealer=7)
+    s = Screen(i18n.translation(lang).gettext, lang)
+    v = engine.view(st, 0, lang)
+    v["names"] = ["Olga"] + [f"Bot {i}" for i in range(1, 8)]
+    v["connection"] = ["connected", "reconnecting"] + ["bot"] * 6
+    s.set_view(v)
+    return s
+
+
+def test_the_help_explains_the_two_column_symbols_only_when_the_seat_table_shows_them():
+    four = my_turn_with_a_clock()
+    assert not four.two_column_seats(24)
+    assert "● ○ ⚙ ·" not in text_of(render.help_screen(four, 40, 100))  # the table says "connected", "computer"
+    eight = eight_seats()
+    assert eight.two_column_seats(24) and not eight.two_column_seats(40)
+    assert "● ○ ⚙ ·" not in text_of(render.help_screen(eight, 40, 100))
+    help24 = text_of(render.help_screen(eight, 24, 80))
+    assert "● ○ ⚙ ·" in help24 and "connected, reconnecting, computer, empty seat" in help24
+    assert "● connected" in screen_text(eight, 80, 24)  # the same symbols on the screen with it
+
+
+def test_the_two_column_seat_table_says_which_figure_of_a_row_is_which():
+    s = eight_seats()
+    shown = lines(screen_text(s, 80, 24))
+    assert shown[2] == " ● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer"
+    assert shown[3] == " In each row: player, state, bid, tricks, balance, trick"
+    assert shown[4].startswith("▶Olga (you)    ●") and shown[4].split()[3:5] == ["0", "−100"]
+    assert all(render.width(ln) <= 80 for ln in shown)
+    ru = lines(screen_text(eight_seats("ru"), 80, 24))
+    assert ru[3] == " В каждой строке: игрок, связь, заявка, взятки, счёт, взятка"

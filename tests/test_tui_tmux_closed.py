@@ -2,7 +2,9 @@
 model's side is tests/test_tui_screen_texts.py.
 
 - `frapnet join` twice as Alice with one token file: the first terminal, its seat taken over,
-  offers no action and counts no turn clock down, and a key says why nothing happens.
+  offers no action and counts no turn clock down, and a key says why nothing happens;
+- `frapnet play --players 8` at 80×24: the two-column seat table's legend says which figure is
+  which, and the help explains ● ○ ⚙ · — which a four-seat table (words, not symbols) does not.
 Skips where tmux is not installed."""
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_tui_tmux import TMUX, Tmux  # noqa: E402 - the private tmux server helper
+from test_tui_tmux_screen import play_cmd  # noqa: E402
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 
@@ -80,3 +83,27 @@ def test_a_terminal_whose_seat_was_taken_over_offers_no_action_and_counts_no_tur
                 t.kill()
         host.kill()
         host.communicate()
+
+
+def test_eight_seats_at_80x24_the_legend_says_which_figure_is_which_and_the_help_explains_the_symbols(tmp_path):
+    t = Tmux(play_cmd(tmp_path, "--players 8 --seed 3"), 80, 24)
+    try:
+        screen = t.wait(lambda s: "[l] Look" in s, 20, "the table")
+        top = table_part(screen)
+        assert top[2:4] == [" ● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer",
+                            " In each row: player, state, bid, tricks, balance, trick"], top
+        assert re.match(r"▶Olga \(you\) +● +0 +−100", top[4]), top
+        t.keys("?")
+        shown = t.wait(lambda s: "Press any key to go back." in s, 5, "the help")
+        assert "● ○ ⚙ ·           connected, reconnecting, computer, empty seat" in shown
+    finally:
+        t.kill()
+    t = Tmux(play_cmd(tmp_path, "--seed 3"), 100, 30)  # four seats: words in the table, no symbols
+    try:
+        screen = t.wait(lambda s: "[l] Look" in s, 20, "the table")
+        assert "Olga (you)" in screen and "connected" in screen and "●" not in screen
+        t.keys("?")
+        shown = t.wait(lambda s: "Press any key to go back." in s, 5, "the help")
+        assert "▶ D ★" in shown and "● ○ ⚙ ·" not in shown and "empty seat" not in shown
+    finally:
+        t.kill()

@@ -169,8 +169,7 @@ class ClientApp:
     def _top(self) -> list:
         s = self.screen
         w = self._width()
-        n = s.players
-        compact = n > 6 and self._rows() < 18 + n
+        compact = s.two_column_seats(self._rows())
         frags = (render.header(s, w) + [("class:frame.border", "─" * w + "\n")]
                  + render.seats(s, w, compact=compact) + [("class:frame.border", "─" * w + "\n")]
                  + render.hand(s, w, self._click) + render.actions(s, w, self._click))

@@ -22,7 +22,7 @@ def help_screen(s: Screen, rows: int | None = None, w: int = 80) -> list:
     cells = max(20, min(74, w - 6))
     parts = [wrap(line, cells) for line in [u["goal"]] + list(u.get("special_cards") or ())
              + list(u.get("legend") or ())] if u.get("goal") else []
-    lines = help_lines(_)
+    lines = help_lines(_, compact=s.two_column_seats(rows))  # ● ○ ⚙ · only when the table shows them
     spare = [k for k, _w in lines if k in STATUS_BAR_KEYS or k == _("mouse")]
 
     def keys_part():

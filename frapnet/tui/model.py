@@ -263,6 +263,12 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         """The view's checked ``ui`` map (empty before the first view)."""
         return (self.view or {}).get("ui") or {}
 
+    def two_column_seats(self, rows: int | None) -> bool:
+        """The seat table is drawn two seats a line (:func:`frapnet.tui.render.seats`'s
+        ``compact``): more than six seats on a terminal of ``rows`` lines too short for one a line."""
+        n = self.players
+        return rows is not None and n > 6 and rows < 18 + n
+
     @property
     def players(self) -> int:
         v = self.view or {}
@@ -458,9 +464,10 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         return out
 
 
-def help_lines(_: Callable[[str], str]) -> list[tuple[str, str]]:
-    """The help screen: (keys, what they do)."""
-    return [
+def help_lines(_: Callable[[str], str], compact: bool = False) -> list[tuple[str, str]]:
+    """The help screen: (keys, what they do). ``compact``: the seat table is drawn in two
+    columns, whose symbols ● ○ ⚙ · the help then explains too (the wide table says words)."""
+    lines = [
         ("1…9, 0, z x v…", _("play or toggle the card with that key")),
         ("← →  Home End", _("move along your hand")),
         ("Enter", _("play the card at the cursor / confirm the cards chosen")),
@@ -478,3 +485,4 @@ def help_lines(_: Callable[[str], str]) -> list[tuple[str, str]]:
         ("● ○ ⚙ ·", _("connected, reconnecting, computer, empty seat")),
         (_("turn clock"), _("seconds left to act; then a computer plays that one move")),
     ]
+    return [x for x in lines if compact or x[0] != "● ○ ⚙ ·"]

@@ -110,10 +110,16 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         out = [("class:colhead", "".join(pad(h, c) for h, c in zip(head, cols)) + trick_head), ("", "\n")]
     else:
         cols = (1, 12, 2, 2) + (8,) * len(game_cols) + (3, max(7, bw))
+        # no room for a heading over each column: the legend says what the symbols are and
+        # which figure is which, in the order of the row (the same words as the wide table's)
         legend = _("● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer")
         if s.seat is not None and s.shown_connection(s.seat) in ("taken over", "closed"):
-            legend += "  × " + conn_words[s.shown_connection(s.seat)]  # this screen's seat, connection over
-        out = [("class:dim", " " + legend), ("", "\n")]
+            legend += "  × " + conn_words[s.shown_connection(s.seat)]
+        order = _("In each row: {columns}").format(columns=", ".join(
+            [_("player"), _("state")] + game_cols + [_("tricks"), ledger, trick_head]))
+        out = []
+        for line in wrap(legend, max(10, w - 2)) + wrap(order, max(10, w - 2)):
+            out += [("class:dim", " " + line), ("", "\n")]
     cells = []
     for seat in range(n):
         info = s.seat_info(seat)
