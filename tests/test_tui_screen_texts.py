@@ -1,20 +1,23 @@
-"""What the terminal screen says, line by line, where a newcomer found misleading (the
+"""What the terminal screen says, line by line, where a newcomer found it misleading (the
 screen model fed real engine views, drawn by frapnet.tui.render as the application draws it):
 
 1. once the connection is over (another connection took the seat with its token; the host
    stopped; the connection closed for good) the screen offers no action, counts no turn clock
    down, marks nobody's turn, and a key that would act says why nothing happens;
 2. the help explains ● ○ ⚙ · only when the seat table shows them (two columns);
+3. `.` at a deal's start says there is no last trick yet, instead of an empty "last trick" column;
 4. the two-column seat table says which figure of a row is which.
 End to end in tmux: tests/test_tui_tmux_closed.py.
 """
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
 from frapnet import engine
 from frapnet.net.protocol import REPLACED
+from frapnet.testing import random_deals
 from frapnet.tui import i18n, render
 from frapnet.tui.model import Screen
 
@@ -165,3 +168,42 @@ def test_the_two_column_seat_table_says_which_figure_of_a_row_is_which():
     assert all(render.width(ln) <= 80 for ln in shown)
     ru = lines(screen_text(eight_seats("ru"), 80, 24))
     assert ru[3] == " В каждой строке: игрок, связь, заявка, взятки, счёт, взятка"
+
+
+# --- 3: a new deal: the last trick -----------------------------------------
+
+def at_deal_two(seeds=range(1, 60), antes=True):
+    """The screen of seat 0 at the start of deal 2 (every view of deal 1 fed as the host sends
+    them), for the first seed whose deal 2 began with antes (balances moved since deal 1's
+    settlement) or without (``antes`` False)."""
+    for seed in seeds:
+        st = engine.new_match("frap", 4, {})
+        s = Screen()
+        for before, seat, action, after in random_deals(st, random.Random(seed), 2):
+            v = view(after, 0)
+            s.set_view(v)
+            if seat is None and after.deal_no == 2:
+                moved = after.balances != after.reports[0]["balances"]
+                if moved == antes:
+                    return s, after
+                break
+    raise AssertionError("no seed gives such a deal 2")
+
+
+def test_last_trick_at_a_new_deal_says_there_is_none_yet_instead_of_an_empty_column():
+    s, st = at_deal_two()
+    s.overlay = None  # deal 1's settlement closed
+    assert s.press(".") == []
+    shown = lines(screen_text(s))
+    assert shown[2].split()[-1] == "trick" and "last trick" not in shown[2]
+    assert " No trick has been taken yet in this deal, so there is no last trick to show." in shown
+    # once a trick is taken, "." shows it, headed "last trick", with its cards
+    while not st.deal.last_trick:  # everybody bids and plays on: a trick is taken
+        seat = st.to_act[0]
+        acts = engine.legal_actions(st, seat)
+        st, _ = engine.apply(st, seat, next((a for v in ("look", "frap", "whist", "decline") for a in acts
+                                             if a[0] == v), acts[0]))
+        s.set_view(view(st, 0))
+    s.press(".")
+    shown = lines(screen_text(s))
+    assert shown[2].endswith("last trick") and "★" in "\n".join(shown[3:7])

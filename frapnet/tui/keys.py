@@ -108,7 +108,12 @@ class KeysMixin:
                 return []
             return [("chat",)]
         if key == ".":
+            if not self.show_last_trick and not self.trick_cards(last=True):
+                # a deal's first trick is not taken yet: say so rather than show an empty column
+                self.message = self._("No trick has been taken yet in this deal, so there is no last trick to show.")
+                return []
             self.show_last_trick = not self.show_last_trick
+            self.message = ""
             return []
         return self._game_key(key)
 

@@ -133,6 +133,8 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         old_dn = prev.get("deal_no") if isinstance(prev, dict) else None
         if isinstance(dn, int) and isinstance(old_dn, int) and dn < old_dn:
             self._new_match()  # a rematch: deals are counted afresh
+        if dn != old_dn:
+            self.show_last_trick = False  # a new deal has no last trick yet ("." says so)
         self.take_sheet(view)  # every deal of the match so far, from the host
         if isinstance(dn, int) and dn not in self._bases and dealing:
             if lr and report_balances(lr) is not None:

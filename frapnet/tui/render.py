@@ -86,7 +86,7 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
     n = s.players
     if not n:
         return []
-    last = s.show_last_trick or (not v.get("trick") and bool(v.get("last_trick")))
+    last = bool(v.get("last_trick")) and (s.show_last_trick or not v.get("trick"))
     trick = s.trick_cards(last=last)
     winner = v.get("last_winner") if last else None
     led = s.ui.get("ledger") or {}
@@ -114,7 +114,7 @@ def seats(s: Screen, w: int, compact: bool = False) -> list:
         # which figure is which, in the order of the row (the same words as the wide table's)
         legend = _("● connected  ○ reconnecting  ⚙ computer  · empty seat  D dealer")
         if s.seat is not None and s.shown_connection(s.seat) in ("taken over", "closed"):
-            legend += "  × " + conn_words[s.shown_connection(s.seat)]
+            legend += "  × " + conn_words[s.shown_connection(s.seat)]  # this screen's seat, connection over
         order = _("In each row: {columns}").format(columns=", ".join(
             [_("player"), _("state")] + game_cols + [_("tricks"), ledger, trick_head]))
         out = []
