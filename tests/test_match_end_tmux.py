@@ -68,7 +68,7 @@ def test_quitting_mid_deal_leaves_the_deal_unplayed(tmp_path, command):
     assert res["ok"] is True, res
     assert [d["outcome"] for d in res["deals"]] == ["unfinished"]
     assert res["balances"] == [-100, -100, -100, -100] and res["pot"] == 400  # only the antes (F5)
-    assert "Final standings — Frap, 1 deal (balance):" in out, out
+    assert "Final standings — Frap, no deal played to the end (balance):" in out, out
     assert re.search(r"Olga\s+−100\n", out), out
     assert "\n Deal 1 was not finished: 400 stays in the pot, unplayed — what each player paid into it is counted " \
         "in the balances above.\n" in out, out
@@ -135,7 +135,7 @@ def test_quitting_in_deal_2_the_standings_host_result_and_record_agree_on_the_un
         assert res["balances"] == first["balances"] and res["pot"] == first["pot_after"]
     host = json.loads(next(ln for ln in reversed(out.splitlines()) if ln.startswith("{")))
     assert (host["balances"], host["pot"], host["deals"], host["unfinished"]) == (res["balances"], res["pot"], 2, True)
-    assert "Final standings — Frap, 2 deals (balance):" in out, out
+    assert "Final standings — Frap, 1 deal played to the end (balance):" in out, out
     for name, total in zip(["Olga", "Bot 1", "Bot 2", "Bot 3"], res["balances"]):
         assert re.search(rf"{re.escape(name)}\s+{re.escape(fmt(total))}\n", out), (name, total, out)
     assert f"\n Deal 2 was not finished: {res['pot']} stays in the pot, unplayed — what each player paid into it is " \

@@ -1,4 +1,4 @@
-"""What the terminal screen says, line by line, where a newcomer found it misleading (the
+"""What the terminal screen says, line by line, in six places a newcomer found misleading (the
 screen model fed real engine views, drawn by frapnet.tui.render as the application draws it):
 
 1. once the connection is over (another connection took the seat with its token; the host
@@ -6,7 +6,11 @@ screen model fed real engine views, drawn by frapnet.tui.render as the applicati
    down, marks nobody's turn, and a key that would act says why nothing happens;
 2. the help explains ● ○ ⚙ · only when the seat table shows them (two columns);
 3. `.` at a deal's start says there is no last trick yet, instead of an empty "last trick" column;
-4. the two-column seat table says which figure of a row is which.
+4. the two-column seat table says which figure of a row is which;
+5. the score sheet's total is what its rows add up to, and a row under it says what the balances
+   are now, during the next deal; the standings printed after leaving say how many deals were
+   played to the end (the host's result says which one was unfinished, or the client does);
+6. the Russian log and labels call the turn-up «вскрышка», as the rule books do.
 End to end in tmux: tests/test_tui_tmux_closed.py.
 """
 from __future__ import annotations
@@ -22,7 +26,7 @@ from frapnet.tui import i18n, render
 from frapnet.tui.model import Screen
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_tui_model import table, text_of, view  # noqa: E402
+from test_tui_model import NAMES, act, table, text_of, view  # noqa: E402
 
 
 def screen_text(s: Screen, w: int = 100, rows: int = 30) -> str:
@@ -170,7 +174,7 @@ def test_the_two_column_seat_table_says_which_figure_of_a_row_is_which():
     assert ru[3] == " В каждой строке: игрок, связь, заявка, взятки, счёт, взятка"
 
 
-# --- 3: a new deal: the last trick -----------------------------------------
+# --- 3 and 5: a new deal: the last trick and the score sheet -----------------------------------------
 
 def at_deal_two(seeds=range(1, 60), antes=True):
     """The screen of seat 0 at the start of deal 2 (every view of deal 1 fed as the host sends
@@ -207,3 +211,95 @@ def test_last_trick_at_a_new_deal_says_there_is_none_yet_instead_of_an_empty_col
     s.press(".")
     shown = lines(screen_text(s))
     assert shown[2].endswith("last trick") and "★" in "\n".join(shown[3:7])
+
+
+def test_score_sheet_total_is_what_its_rows_add_up_to_and_now_says_deal_twos_antes_are_paid():
+    """After deal 1 the next deal's antes move every balance: the total row is still the balance
+    after deal 1 (what the sheet lists); a row "now" shows the balances during deal 2, and a line
+    says what it is."""
+    s, st = at_deal_two()
+    b1, now = st.reports[0]["balances"], st.balances
+    sheet = text_of(render.score_sheet(s, 100))
+    rows = {ln.split()[0]: ln.split()[1:] for ln in sheet.splitlines() if ln.split()}
+    amount = render.fmt_amount
+    assert rows["1"] == [x for b in b1 for x in (amount(b), f"({amount(b)})")]
+    assert rows["total"] == [amount(b) for b in b1]
+    assert rows["now"] == [amount(b) for b in now]
+    assert ("“now” is the balance during deal 2, which is not settled yet: it counts what has been paid into "
+            "that deal so far; “total” adds up the deals above.") in " ".join(sheet.split())
+
+
+def test_score_sheet_without_antes_in_the_next_deal_has_no_now_row():
+    s, st = at_deal_two(antes=False)
+    sheet = text_of(render.score_sheet(s, 100))
+    assert "now" not in sheet and "total" in sheet
+
+
+UNPLAYED = ("Deal {n} was not finished: 400 stays in the pot, unplayed — what each player paid into it is counted "
+            "in the balances above.")
+
+
+def test_final_standings_after_the_host_stopped_mid_deal_say_how_many_deals_were_played_to_the_end():
+    """The host's result as it reports a table that ended in deal 2 (``deals`` 2, ``unfinished``;
+    the antes stay in the pot, counted in the balances): one deal played to the end, and the
+    host's sentence for the unfinished deal; the score sheet's "final" row shows those balances."""
+    s, st = at_deal_two()
+    s.set_closing({"reason": "host stopping", "result": {"deals": 2, "unfinished": True, "match_over": False,
+                                                          "balances": st.balances, "pot": st.pot}})
+    out = s.standings_text().splitlines()
+    assert out[0] == "Final standings — Frap, 1 deal played to the end (balance):"
+    assert out[-1] == " " + UNPLAYED.format(n=2)
+    sheet = " ".join(text_of(render.score_sheet(s, 100)).split())
+    assert "final " + " ".join(render.fmt_amount(b) for b in st.balances) in sheet
+    assert "“final” is the balance the host reported when the table closed, with deal 2 unfinished: it counts " \
+           "what was paid into that deal." in sheet
+
+
+def test_final_standings_when_leaving_a_table_that_goes_on_say_which_deal_was_not_finished():
+    """No word from the host about an unfinished deal (you left; the table plays on; or an older
+    host): the standings still say one deal was played to the end, and which one was not — with
+    what it took, when the figures count it."""
+    s, st = at_deal_two()
+    s.set_closing({"reason": "you left the table", "result": {"balances": st.balances, "pot": st.pot}})
+    out = s.standings_text().splitlines()
+    assert out[0] == "Final standings — Frap, 1 deal played to the end (balance):"
+    assert out[-1] == " Deal 2 was not finished: these figures count what was already paid into it."
+    s2, st2 = at_deal_two()
+    s2.set_closing({"reason": "you left the table", "result": {"balances": st2.reports[0]["balances"]}})
+    assert s2.standings_text().splitlines()[-1] == " Deal 2 was not finished."
+
+
+def test_final_standings_before_any_deal_was_played_to_the_end():
+    """Was "Final standings — Frap, 1 deal" after quitting in deal 1."""
+    for lang, heading in (("en", "Final standings — Frap, no deal played to the end (balance):"),
+                          ("ru", "Итог партии — Фрап, ни одной доигранной сдачи (счёт):")):
+        s = my_turn_with_a_clock(lang)
+        s.set_closing({"reason": "host stopping", "result": {"deals": 1, "unfinished": True, "balances": [-100] * 4,
+                                                              "pot": 400}})
+        out = s.standings_text().splitlines()
+        assert out[0] == heading
+        if lang == "en":
+            assert out[-1] == " " + UNPLAYED.format(n=1)
+
+
+# --- 6. the turn-up in Russian ------------------------------------------------------------------
+
+def test_russian_log_and_labels_call_the_turn_up_vskryshka_as_the_rule_books_do():
+    """docs/rules/frap.md: turn-up — вскрышка (козырь is the trump suit): the header, the deal's
+    log line, the blind frapper's label and log line say «вскрышка», where English says turn-up."""
+    st = table(turn_up="7S")  # Anna (seat 3) deals; trump ♠
+    deal = {"type": "deal", "dealer": 3, "deal_no": 1, "turn_up": "7S", "ante": 100, "pot": 400}
+    assert engine.describe_event(st, deal, NAMES, "en") == "Anna deals; turn-up 7♠; pot 400 (antes 100 each)"
+    assert engine.describe_event(st, deal, NAMES, "ru") == "Сдаёт Anna; вскрышка 7♠; кон 400 (взнос по 100)"
+    s = Screen(i18n.translation("ru").gettext, "ru")
+    s.set_view(view(st, 0, "ru"))
+    assert lines(text_of(render.header(s, 100)))[1].startswith(" Козырь ♠  вскрышка 7♠")
+    st = act(st, 0, "blind_frap")
+    for seat in (1, 2, 3):
+        st = act(st, seat, "whist")
+    st = act(st, 0, "look")
+    labels = [a["label"] for a in engine.view(st, 0, "ru")["actions"]]
+    assert "Взять вскрышку, снести 7♥" in labels and not any("козыр" in lab for lab in labels), labels
+    after, events = engine.apply(st, 0, ("take_trump", "7H"))
+    said = [engine.describe_event(after, e, NAMES, "ru") for e in events]
+    assert "Olga берёт вскрышку 7♠" in said, said

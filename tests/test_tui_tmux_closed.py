@@ -4,7 +4,11 @@ model's side is tests/test_tui_screen_texts.py.
 - `frapnet join` twice as Alice with one token file: the first terminal, its seat taken over,
   offers no action and counts no turn clock down, and a key says why nothing happens;
 - `frapnet play --players 8` at 80×24: the two-column seat table's legend says which figure is
-  which, and the help explains ● ○ ⚙ · — which a four-seat table (words, not symbols) does not.
+  which, and the help explains ● ○ ⚙ · — which a four-seat table (words, not symbols) does not;
+- deal 2 of a table of computer players, watched: `.` says there is no last trick yet; the score
+  sheet's total is deal 1's and a row "now" shows the balances with deal 2's antes paid; leaving
+  prints standings that say one deal was played to the end and deal 2 was not; leaving
+  `frapnet play` in deal 1 says no deal was played to the end.
 Skips where tmux is not installed."""
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_tui_tmux import TMUX, Tmux  # noqa: E402 - the private tmux server helper
-from test_tui_tmux_screen import play_cmd  # noqa: E402
+from test_tui_tmux_screen import boxed, play_cmd  # noqa: E402
 
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 
@@ -105,5 +109,69 @@ def test_eight_seats_at_80x24_the_legend_says_which_figure_is_which_and_the_help
         t.keys("?")
         shown = t.wait(lambda s: "Press any key to go back." in s, 5, "the help")
         assert "▶ D ★" in shown and "● ○ ⚙ ·" not in shown and "empty seat" not in shown
+    finally:
+        t.kill()
+
+
+def test_deal_two_last_trick_score_sheet_now_row_and_standings_after_leaving(tmp_path):
+    """A table of four computer players (--seed 7: deal 1 empties the pot, so deal 2 begins with
+    antes; no person's nonce in the shuffle, so the same deals every time), watched from
+    `frapnet join --spectate`: at deal 2's start `.` says there is no last trick yet; the score
+    sheet's total is deal 1's balances and "now" the seat table's, 100 less each, and says so;
+    leaving prints standings that say deal 2 was unfinished."""
+    port = _free_port()
+    host = subprocess.Popen([sys.executable, "-m", "frapnet", "host", "--no-announce", "--bind", "127.0.0.1",
+                             "--port", str(port), "--players", "4", "--bots", "4", "--seed", "7",
+                             "--bot-delay", "0.6", "--pause", "1", "--db", str(tmp_path / "j.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert re.search(rf"on 127\.0\.0\.1:{port}", host.stdout.readline())
+    t = Tmux(f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 LANG=C.UTF-8 XDG_STATE_HOME={tmp_path / 'state'} "
+             f"{sys.executable} -m frapnet join 127.0.0.1:{port} --spectate --name Eve --lang en; "
+             f"echo FRAPNET-EXIT=$?; sleep 60", 100, 30)
+    try:
+        t.wait(lambda s: "Deal 1 settled" in s and "Enter: continue" in s, 60, "deal 1's settlement")
+        t.keys("Enter")  # the spectator closes it too
+        deal2 = t.wait(lambda s: "deal 2 ·" in s and "Enter: continue" not in s, 20, "deal 2")
+        assert "(antes 100 each)" in [ln for ln in deal2.splitlines() if "deals; turn-up" in ln][-1]
+        t.keys(".")
+        said = t.wait(lambda s: "No trick has been taken yet" in s, 5, "why there is no last trick")
+        top = table_part(said)
+        assert top[2].split()[-1] == "trick" and "last trick" not in top[2]
+        assert " No trick has been taken yet in this deal, so there is no last trick to show." in top
+        balances = [ln.split()[-1] for ln in top[3:7]]  # the seat table's balance column, deal 2's antes paid
+        t.keys("=")
+        sheet = t.wait(lambda s: "Score sheet" in s, 5, "the score sheet")
+        lines = boxed(sheet)
+        row1 = next(ln for ln in lines if ln.startswith("1 "))
+        total = next(ln for ln in lines if ln.startswith("total"))
+        now = next(ln for ln in lines if ln.startswith("now"))
+        after1 = re.findall(r"\((\S+)\)", row1)
+        assert total.split()[1:] == after1  # the total is what the sheet lists
+        assert now.split()[1:] == balances
+        assert [int(n.replace("−", "-")) for n in balances] == [int(a.replace("−", "-")) - 100 for a in after1]
+        assert "“now” is the balance during deal 2, which is not settled yet: it counts what has been paid " \
+               "into that deal so far; “total” adds up the deals above." in " ".join(" ".join(lines).split())
+        t.keys("Escape")
+        t.keys("q")
+        done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 15, "frapnet join to exit")
+        assert "Final standings — Frap, 1 deal played to the end (balance):" in done
+        assert " Deal 2 was not finished: these figures count what was already paid into it." in done
+    finally:
+        t.kill()
+        host.kill()
+        host.communicate()
+
+
+def test_leaving_before_any_deal_was_played_to_the_end_says_so_in_the_standings(tmp_path):
+    t = Tmux(play_cmd(tmp_path, "--seed 3"), 100, 30)
+    try:
+        t.wait(lambda s: "[l] Look" in s, 20, "the table")
+        t.keys("q")
+        t.wait(lambda s: "Leave the table?" in s, 5, "the question")
+        t.keys("y")
+        done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 15, "frapnet play to exit")
+        assert "FRAPNET-EXIT=0" in done
+        assert "Final standings — Frap, no deal played to the end (balance):" in done
+        assert " Deal 1 was not finished: 400 stays in the pot, unplayed" in done  # the host's words
     finally:
         t.kill()

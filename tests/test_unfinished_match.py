@@ -99,7 +99,7 @@ def test_the_terminal_standings_show_the_unplayed_pot_and_the_unfinished_deal_F2
     table, conns, _, _ = _stopped_in_deal_2(2)
     s = _screen(conns[0])
     assert s.standings_text().splitlines() == [
-        "Final standings — Frap, 2 deals (balance):",
+        "Final standings — Frap, 1 deal played to the end (balance):",
         "   1. P0  0",
         "   1. P1  0",
         "   3. P2  −200",
@@ -113,7 +113,7 @@ def test_the_terminal_standings_show_the_unplayed_pot_and_the_unfinished_deal_F2
                       "is counted in the balances above."]
     _, ru_conns, _, _ = _stopped_in_deal_2(2, "ru")
     ru = _screen(ru_conns[0], "ru").standings_text().splitlines()
-    assert ru[0] == "Итог партии — Фрап, сдач: 2 (счёт):"
+    assert ru[0] == "Итог партии — Фрап, доиграно сдач: 1 (счёт):"
     assert ru[-1] == " Сдача 2 не доиграна: несыгранным остаётся (кон): 400 — то, что каждый внёс туда, учтено в " \
                      "счёте выше."
 

@@ -118,7 +118,9 @@ def score_sheet(s: Screen, w: int = 80) -> list:
         return out + [("class:dim", " " + _("No deal has been settled yet.")), ("", "\n\n"),
                       ("class:dim", " " + _("Press any key to go back.") + " ")]
     shown = rows[-15:]  # the latest deals; the totals row covers the rest
-    tot = s.totals() or []
+    tot = s.sheet_total() or s.totals() or []  # what the rows add up to (after the last deal listed)
+    now = s.totals()  # the balances at this moment: during a deal, or as the host closed the table
+    now = now if now and tot and list(now) != list(tot) else None
     room = max(30, w - 4)  # the box's borders and a margin each side
 
     def amt(x):
@@ -133,9 +135,12 @@ def score_sheet(s: Screen, w: int = 80) -> list:
                 row.append((f"{c} ({t})" if c and t else (f"({t})" if t else c or "—")) if both else (t or c or "—"))
             out_rows.append(row)
         out_rows.append([amt(tot[i]) if i < len(tot) else "" for i in range(n)])
+        if now:
+            out_rows.append([amt(now[i]) if i < len(now) else "" for i in range(n)])
         return out_rows
 
-    first = [str(dn) for dn, _n, _a in shown] + [_("total")]
+    now_word = _("final") if s.ended else _("now")
+    first = [str(dn) for dn, _n, _a in shown] + [_("total")] + ([now_word] if now else [])
     first_w = max(width(x) for x in first + [_("deal")]) + 1
     for both, name_cap in ((True, 16), (False, 0)):
         cells = body_cells(both)
@@ -153,7 +158,7 @@ def score_sheet(s: Screen, w: int = 80) -> list:
             used += widths[i]
         s.sheet_from = seats[0]
     head = [_("deal")] + [cut(s.name(i), widths[i] - 1) for i in seats]
-    body = [([first[k]] + [r[i] for i in seats], k == len(cells) - 1) for k, r in enumerate(cells)]
+    body = [([first[k]] + [r[i] for i in seats], k == len(shown)) for k, r in enumerate(cells)]
     out += _table(head, [first_w] + [widths[i] for i in seats], body)
     if both:  # what the bracketed figure is
         legend = _("Each cell: the change over the deal, then in brackets the {total} after it.").format(
@@ -161,6 +166,8 @@ def score_sheet(s: Screen, w: int = 80) -> list:
         out += [("", "\n "), ("class:dim", " \n ".join(wrap(legend, room - 1)) + " ")]  # a margin before the border
     else:
         out += [("", "\n "), ("class:dim", _("Each cell is the running total after the deal."))]
+    if now:  # what the row under the total is, and why it differs from the total
+        out += [("", "\n "), ("class:dim", " \n ".join(wrap(_now_note(s, now_word, led), room - 1)) + " ")]
     if len(seats) < n:
         out += [("", "\n "), ("class:dim", _("{k} of {n} players shown; ← → show the others.").format(
             k=len(seats), n=n))]
@@ -178,3 +185,22 @@ def score_sheet(s: Screen, w: int = 80) -> list:
         out += [("", "\n\n "), ("class:yourturn", ask), ("", " " if wide else "\n ")] + answers
     out += [("", "\n\n"), ("class:dim", " " + _("Press any key to go back.") + " ")]
     return out
+
+
+def _now_note(s: Screen, word: str, led: dict) -> str:
+    """The line under the score sheet for its row after the total (``word``: "now" during a deal,
+    "final" once the table has closed): the balances or points at that moment, counting what
+    the deal not yet settled has taken (the total covers the settled deals only)."""
+    _ = s._
+    total = led.get("title") or _("balance")
+    dn = s.unfinished_deal()
+    if s.ended:
+        if dn is None:
+            return _("“{word}” is the {total} the host reported when the table closed.").format(word=word, total=total)
+        return _("“{word}” is the {total} the host reported when the table closed, with deal {n} unfinished: "
+                 "it counts what was paid into that deal.").format(word=word, total=total, n=dn)
+    if dn is None:
+        return _("“{word}” is the {total} at this moment.").format(word=word, total=total)
+    return _("“{word}” is the {total} during deal {n}, which is not settled yet: it counts what has been paid "
+             "into that deal so far; “{sum}” adds up the deals above.").format(word=word, total=total, n=dn,
+                                                                             sum=_("total"))

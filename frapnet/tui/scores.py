@@ -153,6 +153,29 @@ class ScoresMixin:
         that sends no sheet, for deals before this client arrived)."""
         return [(dn, x["net"], x["after"]) for dn, x in sorted(self.scores.items())]
 
+    def sheet_total(self) -> list | None:
+        """The score sheet's total row: the balances or points after the last deal it lists (each
+        row's running total), so it adds up what the sheet lists; None without a settled deal."""
+        rows = self.score_rows()
+        after = rows[-1][2] if rows else None
+        if after and all(isinstance(x, int) and not isinstance(x, bool) for x in after):
+            return list(after)
+        return None
+
+    def unfinished_deal(self) -> int | None:
+        """The deal under way — or cut short when the table closed — that the score sheet does not
+        list yet: its number (the host's closing result says it: ``unfinished``, ``deals``; else the
+        last view), else None."""
+        res = getattr(self, "final_report", None) or {}
+        dn = res.get("deals")
+        if res.get("unfinished") is True and isinstance(dn, int) and not isinstance(dn, bool) and dn > 0:
+            return dn
+        v = self.view or {}
+        dn = v.get("deal_no")
+        if isinstance(dn, int) and dn > 0 and in_deal(v) and dn not in self.scores:
+            return dn
+        return None
+
     def totals(self) -> list | None:
         """The latest balances or points per seat: the host's closing result, else the view's."""
         if isinstance(self.final_result, list):
@@ -192,9 +215,11 @@ class ScoresMixin:
 
     def standings_text(self) -> str:
         """The final standings for the terminal after the client has exited ("" if no deal was
-        settled): a heading and one line per player, then :meth:`unplayed_sentence` if the host's
-        result has one (the deal it ended in, the pot left). Once another connection took the seat with
-        its token (``replaced``), no standings — the match goes on there — but that sentence."""
+        settled): a heading — how many deals were played to the end, when the last was not — and
+        one line per player, then :meth:`unplayed_sentence` if the host's result has one (the deal
+        it ended in, the pot left), else, left in the middle of a deal, which deal was not finished
+        (and that the figures count what was paid into it). Once another connection took the seat
+        with its token (``replaced``), no standings — the match goes on there — but that sentence."""
         _ = self._
         if getattr(self, "replaced", False):
             return _(SEAT_TAKEN_OVER)
@@ -204,16 +229,31 @@ class ScoresMixin:
         u = (self.view or {}).get("ui") or {}
         led = u.get("ledger") or {}
         title = u.get("title") or safe_name((self.view or {}).get("title") or "", 20)
-        deals = max(self.scores) if self.scores else (self.view or {}).get("deal_no") or 0
+        deals = max(self.scores) if self.scores else 0  # the deals played to the end
         started = (getattr(self, "final_report", None) or {}).get("deals")  # the host's result: deals started
-        if isinstance(started, int) and not isinstance(started, bool) and started > deals:
-            deals = started  # the last one unfinished: said below
-        heading = _("Final standings — {game}, {n} deal ({what}):") if deals == 1 else \
-            _("Final standings — {game}, {n} deals ({what}):")
-        lines = [heading.format(
-            game=title, n=deals, what=led.get("title") or _("balance"))]
+        cut_short = self.unfinished_deal()
+        if cut_short is not None:
+            deals = max(deals, cut_short - 1)
+        elif isinstance(started, int) and not isinstance(started, bool) and started > deals:
+            deals = started  # every deal the host started was played to the end
+        if cut_short is None:
+            heading = _("Final standings — {game}, {n} deal ({what}):") if deals == 1 else \
+                _("Final standings — {game}, {n} deals ({what}):")
+        elif not deals:
+            heading = _("Final standings — {game}, no deal played to the end ({what}):")
+        else:
+            heading = _("Final standings — {game}, {n} deal played to the end ({what}):") if deals == 1 else \
+                _("Final standings — {game}, {n} deals played to the end ({what}):")
+        lines = [heading.format(game=title, n=deals, what=led.get("title") or _("balance"))]
         w = max(len(r[1]) for r in rows)
         for place, name, total in rows:
             lines.append(f"  {place:>2}. {name.ljust(w)}  {amount_text(total, led.get('signed', True))}")
-        pot = self.unplayed_sentence()
+        pot = self.unplayed_sentence()  # the host's words for the deal it ended in and the pot left
+        said = (getattr(self, "final_report", None) or {}).get("unfinished") is True
+        if cut_short is not None and not said:  # the host does not say it (a table that goes on without you): we do
+            base = self.sheet_total() or (None if self.scores else [0] * len(self.totals() or ()))
+            pot = _("Deal {deal} was not finished.").format(deal=cut_short)
+            if base is not None and list(self.totals() or ()) != base:
+                pot = _("Deal {deal} was not finished: these figures count what was already paid into it.").format(
+                    deal=cut_short)
         return "\n".join(lines + ([" " + pot] if pot else []))
