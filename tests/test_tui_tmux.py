@@ -222,6 +222,28 @@ def test_quitting_mid_deal_asks_and_restores_the_terminal_in_russian(tmp_path):
         t.kill()
 
 
+def test_play_with_the_same_seed_deals_the_same_cards_your_own_nonce_included(tmp_path):
+    """`frapnet play --seed S` is a reproducible match (docs/playing.md): the deck of deal 1 — made
+    from the host's seed and every seat's nonce (fairness.md), the player's own terminal's too —
+    is the same in two runs with the same seed, and another seed deals another deck."""
+    decks = []
+    for run, seed in enumerate((11, 11, 12)):
+        rec = tmp_path / f"m{run}.json"
+        t = Tmux(f"cd {tmp_path} && env PROMPT_TOOLKIT_NO_CPR=1 LANG=C.UTF-8 {sys.executable} -m frapnet play "
+                 f"--seed {seed} --name Olga --lang en --bot-delay 0 --record {rec}; echo FRAPNET-EXIT=$?; sleep 60")
+        try:
+            t.wait(lambda s: "Your turn" in s and "deal 1" in s, 20, "the first full screen")
+            t.keys("q")
+            t.wait(lambda s: "leaving ends this table" in s.lower() or "y/n" in s.lower(), 5, "the confirmation")
+            t.keys("y")
+            assert "FRAPNET-EXIT=0" in t.wait(lambda s: "FRAPNET-EXIT=" in s, 15, "frapnet to exit")
+        finally:
+            t.kill()
+        decks.append(json.loads(rec.read_text())["deals"][0]["deck"])
+    assert len(decks[0]) == 32 and decks[0] == decks[1]  # four seats: the 32-card pack (F2)
+    assert decks[2] != decks[0]
+
+
 class Proxy:
     """A loopback TCP relay to ``port`` that can cut its connections (a network failure) and
     refuse new ones for a while."""

@@ -118,7 +118,11 @@ def run(args) -> int:
         from frapnet.hosting import start_host
 
         handle = start_host(reactor, host_config(args, name, options), registry=registry)
-        return run_local(reactor, handle, name=name, lang=lang)
+        nonces = None
+        if args.seed is not None:  # --seed: your own client's shuffle nonces follow from it too (a reproducible match)
+            from frapnet.fairness import seeded_secret
+            nonces = lambda deal, seat: seeded_secret("nonce", args.seed, deal, seat)  # noqa: E731
+        return run_local(reactor, handle, name=name, lang=lang, nonces=nonces)
 
     return react(main)
 

@@ -271,8 +271,10 @@ class ClientApp:
 def run_client(reactor, host: str, port: int, name: str, lang: str = "en", *, password: str | None = None,
                spectate: bool = False, token: str | None = None, table: str | None = None,
                input=None, output=None, on_app: Callable[[ClientApp], Any] | None = None, local: bool = False,
-               remember: bool = False, tokens_file=None):
+               remember: bool = False, tokens_file=None, nonces: Callable[[int, int], bytes] | None = None):
     """Open the terminal client on ``host``:``port`` as ``name`` (chrome and game texts in ``lang``).
+    ``nonces``: ``(deal, seat) -> 32 bytes``, this client's shuffle nonces (``frapnet play --seed``'s,
+    from the seed: the same cards every time); None (the default): random.
 
     Returns a Deferred firing with 0 when the player quits (or the table closes and the player
     quits), 2 if the table refused us or could not be reached (the reason is printed on stderr
@@ -286,14 +288,13 @@ def run_client(reactor, host: str, port: int, name: str, lang: str = "en", *, pa
     """
     from twisted.internet import defer
 
-    d = defer.ensureDeferred(_run_client(reactor, host, port, name, lang, password=password, spectate=spectate,
-                                         token=token, table=table, input=input, output=output, on_app=on_app,
-                                         local=local, remember=remember, tokens_file=tokens_file))
-    return d
+    return defer.ensureDeferred(_run_client(reactor, host, port, name, lang, password=password, spectate=spectate,
+                                            token=token, table=table, input=input, output=output, on_app=on_app,
+                                            local=local, remember=remember, tokens_file=tokens_file, nonces=nonces))
 
 
 async def _run_client(reactor, host, port, name, lang, *, password, spectate, token, table, input, output, on_app,
-                      local, remember=False, tokens_file=None):
+                      local, remember=False, tokens_file=None, nonces=None):
     from twisted.internet import defer
     from twisted.logger import LogLevel, formatEvent, globalLogPublisher
 
@@ -344,9 +345,11 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
                 screen.add_log("system", _("Could not save the seat token: {why}").format(why=exc))
         ui.refresh()
 
+    nonce_source = None if nonces is None else (lambda deal: nonces(deal, box["c"].seat or 0))
+
     def new_client(tok):
         client = TableClient(host, port, name=name, password=password, token=tok, spectate=spectate, lang=lang,
-                             reconnect=True, reactor=reactor, table=table)
+                             reconnect=True, reactor=reactor, table=table, nonce_source=nonce_source)
         client.on_welcome = welcome
         client.on_view = hook(screen.set_view)
         client.on_event = hook(screen.add_event)
