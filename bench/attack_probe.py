@@ -275,10 +275,28 @@ def cards_in(value, out: set) -> set:
     return out
 
 
+SEATED: list = []
+"""Every seated probe client made so far; each leaves its seat when its probe ends (:func:`main`)."""
+
+
+def leave_all() -> None:
+    """The probe's seated clients leave their seats (``leave``) and close: the next probe finds the
+    seats free (a seat merely disconnected would be held for the grace period)."""
+    while SEATED:
+        p = SEATED.pop()
+        try:
+            p.c.send({"type": "leave"})
+            p.c.recv(0.2)
+        except OSError:
+            pass
+        p.c.close()
+
+
 class Player:
     """A seated probe client: keeps its last view and every card it was ever sent."""
 
     def __init__(self, name: str, **kw) -> None:
+        SEATED.append(self)
         self.c = Conn()
         self.c.send(hello(name, **kw))
         self.msgs = self.c.until(lambda m: m.get("type") in ("view", "error"), 5)
@@ -1115,6 +1133,7 @@ def main() -> int:
     for n in names:
         print(f"== {n}: {globals()['p_' + n].__doc__.splitlines()[0]}")
         globals()["p_" + n]()
+        leave_all()
     return 0
 
 
