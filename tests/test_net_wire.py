@@ -331,6 +331,7 @@ def test_public_encoder_encodes_again_only_what_is_not_the_last_changes_object(m
     calls = []
     real = wire.encode
     monkeypatch.setattr(wire, "encode", lambda v: (calls.append(v), real(v))[1])
+    monkeypatch.setattr(wire, "pack_fast", lambda v: (calls.append(v), real(v))[1])  # the encoder's short values
     opts, report = [["ante", "100"]] * 20, {"columns": ["a long enough column heading"] * 5}
     first = viewcodec.PublicEncoder("view", "view", {"v": 1, "marks": [], "ui": {"options": opts, "report": report},
                                                      "d": [1] * 200})

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from frapnet.engine.state import DEAL
+
 EMPTY, CONNECTED, RECONNECTING, BOT = "empty", "connected", "reconnecting", "bot"
 """A seat's ``status``: nobody sits there; a person plays it over a live connection; its
 connection dropped and the seat waits (the grace period); a computer plays it (a computer client,
@@ -145,6 +147,8 @@ class SeatVersions:
         (``legal_actions(state, seat)``) changed. ``actor`` — the seat whose action was just
         applied; None at a deal's start or a resume: every seat — always counts as changed, so a
         duplicate of its action is stale."""
+        if state.phase == DEAL:  # engine.legal_actions is the game's own then: called directly
+            legal_actions = state.rules.legal_actions
         for seat in range(len(self.since)):
             acts = legal_actions(state, seat)
             if seat == actor or actor is None or acts != self.actions[seat]:

@@ -152,11 +152,16 @@ class PublicEncoder:
         old_values, old = previous._values, previous._chunks
         if previous._keys == keys:  # the same keys in the same order (every change within a deal)
             chunks = self._chunks = list(old)
+            fast, keyed = wire.pack_fast, _KEY_BYTES.get
             # only the values that are not the very objects of the last change (found in C: most are)
             for i in compress(range(len(keys)), map(is_not, values, old_values)):
                 k, v = keys[i], values[i]
                 if len(old[i]) < _REUSE_FROM:  # short: packing it again costs less than comparing
-                    chunks[i] = (_KEY_BYTES.get(k) or _key_bytes(k)) + pack(v)
+                    try:
+                        chunks[i] = (keyed(k) or _key_bytes(k)) + fast(v)
+                    except BaseException:
+                        wire.reset_packer()
+                        raise
                 else:
                     chunks[i] = _reused(k, v, old_values[i], old[i])
             return
