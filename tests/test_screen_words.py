@@ -123,6 +123,23 @@ def test_the_help_and_the_logs_first_lines_say_what_a_cut_in_is_even_at_80x24(la
     assert ("rules", CUT_IN[lang]) in list(s.log)  # the log's top: goal, special cards, the cut-in, table rules
 
 
+@pytest.mark.parametrize("lang,turn_up", [
+    ("en", "The turn-up sets trumps; a blind frapper may take it when buying."),
+    ("ru", "Вскрышка задаёт козырь; её может взять фрапующий втёмную при прикупке.")])
+def test_a_table_without_the_cut_in_does_not_explain_it_F17(lang, turn_up):
+    """F17: with ``cut_in=false`` nobody cuts in, so neither the help nor the log's first lines
+    explain a cut-in, and the turn-up line names only the blind frapper; at a table with it (the
+    default) both lines are there."""
+    from frapnet.tui import render
+    from test_tui_model import screen_at, table, text_of
+    off = screen_at(table(options={"cut_in": False}), 0, lang)
+    helptext = _flat(text_of(render.help_screen(off, 40, 110)))
+    assert CUT_IN[lang] not in helptext and turn_up in helptext
+    assert ("rules", CUT_IN[lang]) not in list(off.log) and ("rules", turn_up) in list(off.log)
+    on = screen_at(table(), 0, lang)
+    assert ("rules", CUT_IN[lang]) in list(on.log) and ("rules", turn_up) not in list(on.log)
+
+
 @pytest.mark.parametrize("lang,labels", [
     ("en", ["Cut in: five new cards from the talon", "Cut in with the turn-up 7♦ and four from the talon",
             "Decline the cut-in"]),

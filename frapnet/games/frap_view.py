@@ -177,6 +177,7 @@ _UI = {
                     "Cut-in: after buying, a player who passed may come back in: swap the four cards for five from "
                     "the talon (or the turn-up and four), discard one; then, like a whister, take a trick or pay a "
                     "remise."],
+        "special_no_cut": ["The turn-up sets trumps; a blind frapper may take it when buying."],
         "bid": "bid", "columns": ["bid"], "decl": {"frap": "frap", "blind_frap": "blind frap", "whist": "whist", "pass": "pass",
                                "cut_in": "cut-in"},
         "follow": "{card} cannot be played now: you must follow suit {suit}",
@@ -195,6 +196,7 @@ _UI = {
                     "Подрезка: после прикупки спасовавший может вернуться в игру — сменить четыре карты на пять из "
                     "талона (или вскрышку и четыре) и снести одну; затем, как вистующий, взять взятку или заплатить "
                     "ремиз."],
+        "special_no_cut": ["Вскрышка задаёт козырь; её может взять фрапующий втёмную при прикупке."],
         "bid": "заявка", "columns": ["заявка"], "decl": {"frap": "фрап", "blind_frap": "фрап втёмную", "whist": "вист", "pass": "пас",
                                   "cut_in": "подрезка"},
         "follow": "{card} сейчас нельзя: нужно ходить в масть {suit}",
@@ -285,7 +287,9 @@ def frapnet_view_ui(state, seat, lang):
     t = _UI.get(lang, _UI["en"])
     d = state.deal
     out = {  # the same objects from change to change where nothing changed (see _remembered)
-        "title": t["title"], "goal": t["goal"], "special_cards": t["special"], "keys": UI_KEYS,
+        "title": t["title"], "goal": t["goal"], "keys": UI_KEYS,
+        # the cut-in explained only where it is played (F17; option cut_in)
+        "special_cards": t["special"] if state.options.get("cut_in", True) else t["special_no_cut"],
         "columns": t["columns"], "options": _remembered("options", state.options, lang, _option_words),
     }
     if d is not None:
