@@ -183,7 +183,7 @@ def test_frap_seat_ui_hint_and_cursor_for_the_seat_to_act_only_F16_F17():
     """Frap's ``frapnet_seat_view_ui``: the F16 hint to a blind frapper who has not looked, the
     F16 cursor once she has, the F17 cursor after a cut-in with the turn-up — each only in the
     screen of the seat to act, built from the spectator's map exactly as the whole map gives it."""
-    from test_tui_model import act, table
+    from test_tui_model import act, cut_in_offered, table
     st = table(turn_up="7S")  # trump ♠; Olga (seat 0) holds A♠ K♥ 7♥ 8♣
     st = act(st, 0, "blind_frap")
     for seat in (1, 2, 3):
@@ -197,13 +197,7 @@ def test_frap_seat_ui_hint_and_cursor_for_the_seat_to_act_only_F16_F17():
     pub = present.ui(st, None, "ru")
     got = present.seat_ui(st, 0, pub, "ru")
     assert got == present.ui(st, 0, "ru") and got["cursor"] == "7H" and got["hints"] == {}  # F16: not A♠
-    st = table(options={"cut_in": True})
-    st = act(st, 0, "frap")
-    for seat in (1, 2):
-        st = act(st, seat, "whist")
-    st = act(st, 3, "pass")
-    for seat in (0, 1, 2):
-        st = act(st, seat, "buy", ())
+    st = cut_in_offered()
     st = act(st, 3, "cut_in_trump")
     pub = present.ui(st, None, "en")
     got = present.seat_ui(st, 3, pub, "en")

@@ -34,6 +34,25 @@ def wait_for(pred, timeout: float, what: str):
         time.sleep(0.05)
 
 
+def quit_table(sock: str, done, what: str) -> str:
+    """Quit the client in tmux session ``t`` (q, then y to the confirmation), wait until its
+    command wrote its exit status to ``done``; return the whole pane's text."""
+    tmux(sock, "send-keys", "-t", "t", "q")
+    time.sleep(0.3)
+    tmux(sock, "send-keys", "-t", "t", "y")
+    wait_for(done.exists, 20, what)
+    return tmux(sock, "capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+
+
+def replayed(rec) -> dict:
+    """``frapnet replay REC --json`` (the engine's figures, not the client's), checked to be ok."""
+    p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(rec), "--json"], capture_output=True,
+                       text=True, timeout=60)
+    res = json.loads(p.stdout)
+    assert res["ok"] is True, res
+    return res
+
+
 @pytest.mark.parametrize("command", [
     "play --seed 4 --bot-delay 0 --pause 0 --name Olga",
     "host --play --players 4 --bots 3 --bind 127.0.0.1 --port 0 --no-announce --seed 4 --player Olga",
@@ -54,18 +73,11 @@ def test_quitting_mid_deal_leaves_the_deal_unplayed(tmp_path, command):
         # (the record is exported from the journal at deal ends and exit, issue #9: not there yet)
         wait_for(lambda: "Olga" in tmux(sock, "capture-pane", "-p", "-t", "t"), 20, "the table on screen")
         time.sleep(0.5)  # the computer players answer at once: the deal is under way, waiting for Olga
-        tmux(sock, "send-keys", "-t", "t", "q")
-        time.sleep(0.3)
-        tmux(sock, "send-keys", "-t", "t", "y")
-        wait_for(done.exists, 20, "frapnet play to exit")
-        out = tmux(sock, "capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+        out = quit_table(sock, done, "frapnet play to exit")
     finally:
         subprocess.run([TMUX, "-L", sock, "kill-server"], capture_output=True, timeout=10)
     assert done.read_text().strip() == "0"
-    p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(rec), "--json"], capture_output=True,
-                       text=True, timeout=60)
-    res = json.loads(p.stdout)
-    assert res["ok"] is True, res
+    res = replayed(rec)
     assert [d["outcome"] for d in res["deals"]] == ["unfinished"]
     assert res["balances"] == [-100, -100, -100, -100] and res["pot"] == 400  # only the antes (F5)
     assert "Final standings — Frap, no deal played to the end (balance):" in out, out
@@ -114,18 +126,11 @@ def test_quitting_in_deal_2_the_standings_host_result_and_record_agree_on_the_un
         if "Enter: continue" in screen():  # deal 1's settlement, still open
             tmux(sock, "send-keys", "-t", "t", "Enter")
             time.sleep(0.3)
-        tmux(sock, "send-keys", "-t", "t", "q")  # deal 2 waits for Olga's bid: it cannot have ended
-        time.sleep(0.3)
-        tmux(sock, "send-keys", "-t", "t", "y")
-        wait_for(done.exists, 20, "frapnet host --play to exit")
-        out = tmux(sock, "capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+        out = quit_table(sock, done, "frapnet host --play to exit")  # deal 2 waits for Olga's bid: not ended
     finally:
         subprocess.run([TMUX, "-L", sock, "kill-server"], capture_output=True, timeout=10)
     assert done.read_text().strip() == "0"
-    p = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(rec), "--json"], capture_output=True,
-                       text=True, timeout=60)
-    res = json.loads(p.stdout)
-    assert res["ok"] is True, res
+    res = replayed(rec)
     first, second = res["deals"]
     assert first["outcome"] != "unfinished" and second["outcome"] == "unfinished"
     assert sum(res["balances"]) + res["pot"] == 0 and res["pot"] == second["pot_after"] > 0  # F6

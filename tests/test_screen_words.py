@@ -148,15 +148,8 @@ def test_the_cut_in_actions_say_what_the_player_gets(lang, labels):
     """Anna passed the whist round; after the buying she is offered the cut-in: each button says
     what she gets for her four cards (five from the talon, or the turn-up 7♦ and four)."""
     from frapnet.tui import render
-    from test_tui_model import act, screen_at, table, text_of
-    st = table(options={"cut_in": True})
-    st = act(st, 3, "look")
-    st = act(st, 0, "frap")
-    for seat in (1, 2):
-        st = act(st, seat, "whist")
-    st = act(st, 3, "pass")
-    for seat in (0, 1, 2):
-        st = act(st, seat, "buy", ())
+    from test_tui_model import cut_in_offered, screen_at, text_of
+    st = cut_in_offered(looked=True)
     s = screen_at(st, 3, lang)
     assert [lab for _a, lab in (x for g in s.groups for x in g.actions)] == labels
     row = _flat(text_of(render.actions(s, 80)))

@@ -46,6 +46,21 @@ def table(n=4, hands=HANDS, turn_up="7D", dealer=3, options=None):
     return st
 
 
+def cut_in_offered(looked: bool = False):
+    """The table at Anna's (seat 3) cut-in (F17): seat 0 frapped, 1 and 2 whisted, she passed
+    (having looked first if ``looked``), and the three in play stood pat."""
+    st = table(options={"cut_in": True})
+    if looked:
+        st = act(st, 3, "look")
+    st = act(st, 0, "frap")
+    for seat in (1, 2):
+        st = act(st, seat, "whist")
+    st = act(st, 3, "pass")
+    for seat in (0, 1, 2):
+        st = act(st, seat, "buy", ())
+    return st
+
+
 def view(st, seat, lang="en"):
     v = engine.view(st, seat, lang)
     v["names"] = (NAMES * 3)[:st.players]
@@ -708,13 +723,7 @@ def test_F15_after_buying_the_cursor_starts_on_the_first_legal_card():
 def test_F17_cut_in_discard_cursor_is_not_on_the_turn_up_just_taken():
     """F17: a passed player cuts in with the turn-up (7♦) and then discards; the turn-up is
     trump and sorted first, but the discard cursor starts on a card they held before."""
-    st = table(options={"cut_in": True})
-    st = act(st, 0, "frap")
-    for seat in (1, 2):
-        st = act(st, seat, "whist")
-    st = act(st, 3, "pass")
-    for seat in (0, 1, 2):
-        st = act(st, seat, "buy", ())
+    st = cut_in_offered()
     assert ("cut_in_trump",) in engine.legal_actions(st, 3)
     s = screen_at(st, 3)
     st = act(st, 3, "cut_in_trump")

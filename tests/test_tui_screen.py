@@ -26,7 +26,7 @@ from frapnet.tui.model import Screen
 
 sys.path.insert(0, str(Path(__file__).parent))
 # the fixed decks and view helpers of the model tests
-from test_tui_model import HANDS, NAMES, act, deck_for, screen_at, table, text_of, view  # noqa: E402
+from test_tui_model import HANDS, NAMES, act, cut_in_offered, deck_for, screen_at, table, text_of, view  # noqa: E402
 
 PLUGINS = Path(__file__).parent / "plugins"
 TUI = Path(__file__).resolve().parent.parent / "frapnet" / "tui"
@@ -62,14 +62,7 @@ def test_F16_after_a_blind_frapper_looks_the_cursor_is_not_on_the_top_trump():
 def test_F17_after_cutting_in_with_the_turn_up_the_cursor_is_not_on_it():
     """Issue #10 item 2: Anna looked, passed, then cut in with the turn-up 7♦ (trump, sorted
     first): the discard cursor starts on her weakest other card, never on 7♦."""
-    st = table(options={"cut_in": True})
-    st = act(st, 3, "look")
-    st = act(st, 0, "frap")
-    for seat in (1, 2):
-        st = act(st, seat, "whist")
-    st = act(st, 3, "pass")
-    for seat in (0, 1, 2):
-        st = act(st, seat, "buy", ())
+    st = cut_in_offered(looked=True)
     s = screen_at(st, 3)
     assert s.hand is not None  # she had looked: the whole hand is new after the cut-in
     st = act(st, 3, "cut_in_trump")

@@ -28,7 +28,8 @@ from frapnet.tui import i18n
 from frapnet.tui.model import Screen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_net_host import make, seat_all, to_act  # noqa: E402 - the StringTransport client of the host units
+from test_journal import play_random  # noqa: E402 - random legal play until a condition
+from test_net_host import make, seat_all  # noqa: E402 - the StringTransport client of the host units
 
 
 def _stopped_in_deal_2(seed: int, lang: str = "en"):
@@ -38,16 +39,8 @@ def _stopped_in_deal_2(seed: int, lang: str = "en"):
     pot after deal 1)``; ``lang``: the players' language."""
     table, factory, clock = make(4)
     conns = seat_all(factory, 4, lang=lang)
-    rng = random.Random(seed)
-    for _ in range(2000):
-        if table.state.deal_no == 2 and table.state.phase == engine.DEAL:
-            break
-        acting = to_act(conns)
-        if not acting:
-            clock.advance(0.01)
-            continue
-        c = acting[0]
-        c.act(rng.choice(c.view["actions"])["action"])
+    play_random(table, conns, clock, random.Random(seed), 2000,
+                until=lambda: table.state.deal_no == 2 and table.state.phase == engine.DEAL)
     assert table.state.deal_no == 2 and table.state.phase == engine.DEAL
     rep = table.state.reports[0]
     table.finish("host stopping")
