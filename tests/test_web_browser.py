@@ -454,6 +454,38 @@ def test_a_spectator_page_shows_no_hand(browser):
         host.stop()
 
 
+def test_a_long_match_shows_the_latest_deals_with_their_changes_F6(browser, tmp_path):
+    """Issue #9 (docs/protocol.md "view", ``sheet``/``sheet_base``): a host resuming a 55-deal
+    match sends the latest 50 deals and the balances before them; the page lists deals 6–55 and
+    the first one's change is counted from those balances, not from zero."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_long_match_views import played
+
+    from frapnet import engine
+    st = played(4, 55)
+    rec = tmp_path / "long.json"
+    rec.write_text(json.dumps(engine.record(st)))
+    host = Host("--players", "4", "--bots", "4", "--record", str(rec), "--resume", "--db", str(tmp_path / "j.sqlite3"),
+                "--deals", "57", "--bot-delay", "0.3", "--pause", "1")
+    d = browser()
+    try:
+        join(d, host.url, "Watcher", watch=True)
+        v = state(d)["view"]
+        assert [r["deal"] for r in v["sheet"]][:2] == [6, 7] and len(v["sheet"]) == 50
+        assert [int(b) for b in v["sheet_base"]] == st.totals[4]["after"]  # after deal 5
+        deals, first = d.execute_script("""  // in one go: the page redraws the sheet at every view
+            const rows = [...document.querySelectorAll("#sheet tbody tr[data-deal]")];
+            return [rows.map((r) => r.dataset.deal), [...rows[0].querySelectorAll("td")].map((td) => td.title)];""")
+        assert deals[:2] == ["6", "7"] and len(deals) >= 50
+        first = first[1:5]
+
+        def sign(n):
+            return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
+        assert first == [sign(a - b) for a, b in zip(st.totals[5]["after"], st.totals[4]["after"])]
+    finally:
+        host.stop()
+
+
 TMUX = shutil.which("tmux")
 
 

@@ -12,6 +12,7 @@ from typing import Any, Iterable
 from frapnet.cards import ALL_CARDS, CardError, card_key, parse_card, SUITS
 from frapnet.engine.present import seat_ui as present_seat_ui, splits_ui as present_splits_ui, ui as present_ui
 from frapnet.engine.rules import Rules, installed_registry
+from frapnet.engine.sheet import sheet_window
 from frapnet.engine.spec import ARG_CARD, ARG_CARDS, ARG_INT, ARG_NONE, ARG_SUIT, GameSpec
 from frapnet.engine.state import BETWEEN, DEAL, OVER, State
 from frapnet.errors import MAX_ARG_DIGITS, RuleError, shown, too_large
@@ -279,10 +280,13 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
     ``house_rules``, ``to_act``, ``actions`` (this seat's legal actions as
     ``{"action": [verb, arg?], "label": str}``), ``last_report``, ``sheet`` (the match's score
     sheet: per settled deal, oldest first, ``{"deal": n, "after": [balance or points per seat],
-    "pot": chips}``), ``ui`` (what a client shows,
-    :mod:`frapnet.engine.present`); plus the game's keys (see :func:`frapnet.hookspecs.frapnet_view`).
-    ``last_report`` and the rows of ``sheet`` are the state's own objects, shared by every view of
-    the match (so that a fan-out encodes them once): read them, never change them.
+    "pot": chips}``: the latest deals only, :func:`frapnet.engine.sheet.sheet_window` — a view
+    must not grow with the length of the match), ``sheet_base`` (per seat, the balance or points
+    before the first row of ``sheet``; None when it starts at the match's first deal), ``ui``
+    (what a client shows, :mod:`frapnet.engine.present`); plus the game's keys (see
+    :func:`frapnet.hookspecs.frapnet_view`). ``last_report``, the rows of ``sheet`` and
+    ``sheet_base`` are the state's own objects, shared by every view of the match (so that a
+    fan-out encodes them once): read them, never change them.
     """
     kept = state.rules.kept
     v = {
@@ -293,8 +297,8 @@ def view(state: State, seat: int | None, lang: str = "en") -> dict:
         "house_rules": _kept_copy(kept, "house_rules", state.house_rules, list),
         "to_act": _kept_equal(kept, "to_act", state.to_act),
         "last_report": state.reports[-1] if state.reports else None,
-        "sheet": _kept_copy(kept, "sheet", state.totals, list),  # its rows: the state's own (never changed)
     }
+    v["sheet"], v["sheet_base"] = _kept_copy(kept, "sheet", state.totals, sheet_window)  # rows: the state's own
     if state.deal is not None:
         v.update(state.rules.view(state, seat, lang) or {})
     v["actions"] = _view_actions(state, seat, v.get("hand", ()), lang)

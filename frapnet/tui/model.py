@@ -73,6 +73,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         self.keys: dict = {}
         self._actions_sig = None
         self._bases: dict[int, list] = {}         # deal_no → balances before that deal
+        self._sheet_seen = None                   # the last score sheet taken from a view (its ends)
         self._settled: set = set()                # deal numbers whose settlement was shown
         self.closed: str | None = None            # the host's reason, once the table has closed
         self.resumable = False                    # the host said the match resumes (closing's resumable, issue #9)
@@ -183,7 +184,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
 
     def _new_match(self) -> None:
         """A new match at the same table (a rematch): a fresh score sheet and settlements."""
-        self._bases, self._settled, self.scores = {}, set(), {}
+        self._bases, self._settled, self.scores, self._sheet_seen = {}, set(), {}, None
         self.settlement, self.final_result, self.pending_scores = None, None, False
         self._turn_up_seen = set()
         self.rematch = None

@@ -22,14 +22,25 @@ class ScoresMixin:
     """Settlements (``self.settlement``), the score sheet (``self.scores``) and the standings."""
 
     def take_sheet(self, view: dict) -> None:
-        """The host's score sheet of the whole match (the view's ``sheet``: every settled deal's
-        totals, so a player who joins or reconnects mid-match sees every deal): the score sheet
-        and the balances before each deal (for the settlement's change column) are taken from it."""
+        """The host's score sheet (the view's ``sheet``: the latest settled deals' totals, so a
+        player who joins or reconnects mid-match sees them; ``sheet_base``: the balances before
+        the first of them when it does not start at the match's first deal): the score sheet and
+        the balances before each deal (for the settlement's change column) are taken from it.
+        Deals older than the host lists (a long match: docs/protocol.md "view") stay as this
+        client saw them."""
         rows = view.get("sheet")
         if not rows:
             return
-        prev = [0] * len(rows[0]["after"])
-        scores = {}
+        base = view.get("sheet_base")
+        first = rows[0]["deal"]
+        seen = (first, rows[-1]["deal"], len(rows), rows[-1]["after"])
+        if seen == self._sheet_seen and self.scores:  # the same sheet as the last view's (most views)
+            return
+        self._sheet_seen = seen
+        prev = list(base) if base is not None else [0] * len(rows[0]["after"])
+        # a sheet from the match's first deal is the whole match: exactly the host's; else the
+        # deals before its first row are kept from what this client saw
+        scores = {} if base is None else {d: x for d, x in self.scores.items() if d < first}
         for r in rows:
             self._bases[r["deal"]] = prev
             scores[r["deal"]] = {"net": [a - b for a, b in zip(r["after"], prev)], "after": list(r["after"])}

@@ -94,6 +94,8 @@ def clean_view(v: dict) -> dict:
     out["match_over"] = v.get("match_over") is True
     n = out["players"] or len(out["names"])
     out["sheet"] = clean_sheet(v.get("sheet"), n) if "sheet" in v else None
+    base = v.get("sheet_base")  # the balances before the sheet's first row, when it does not start at deal 1
+    out["sheet_base"] = list(base) if isinstance(base, list) and len(base) == n and all(map(_int, base)) else None
     out["ui"] = clean_ui(v.get("ui"), n)
     return out
 

@@ -10,7 +10,7 @@
   const MP = window.MessagePack;
   const FATAL = new Set(["version", "password", "bad_name", "no_table", "table_full", "seat_taken", "bad_token",
     "timeout", "busy", "malformed", "too_large", "bad_message"]);
-  const LOG_MAX = 400;
+  const LOG_MAX = 400, SHEET_MAX = 200;  // the score sheet lists at most the latest 200 deals
   // player names (docs/protocol.md, hello): the host seats a name of at most NAME_MAX characters
   // once cleaned (frapnet.net.protocol.clean_name); the name field takes what the host reads
   const NAME_MAX = 32;
@@ -262,9 +262,13 @@
     S.viewAt = Date.now();  // the turn clock's countdown runs from the view's arrival (protocol.md "deadlines")
     const sig = JSON.stringify((v.actions || []).map((a) => a && a.action), (k, x) => typeof x === "bigint" ? x.toString() : x);
     if (sig !== S.actionsSig) { S.actionsSig = sig; S.selected = []; }
-    if (Array.isArray(v.sheet)) {  // the host's score sheet: every deal of the match (protocol.md "view")
-      S.sheet = v.sheet.filter((r) => r && isInt(r.deal) && Array.isArray(r.after)).map((r) => ({
+    if (Array.isArray(v.sheet)) {  // the host's score sheet: its latest deals (protocol.md "view")
+      const rows = v.sheet.filter((r) => r && isInt(r.deal) && Array.isArray(r.after)).map((r) => ({
         deal: Number(r.deal), balances: r.after, pot: isInt(r.pot) ? r.pot : null, ledger: v.ledger || "chips" }));
+      // from the match's first deal (no sheet_base): the whole sheet; else the older deals this page saw stay
+      const cut = Array.isArray(v.sheet_base) && rows.length, first = cut ? rows[0].deal : 0;
+      S.sheet = cut ? S.sheet.filter((r) => r.deal < first).concat(rows).slice(-SHEET_MAX) : rows;
+      S.sheetBase = cut ? { deal: first, balances: v.sheet_base } : null;
     } else if (v.last_report && isInt(v.deal_no) && !S.sheet.some((r) => r.deal === Number(v.deal_no))
         && !(v.to_act && v.to_act.length)) addSheetRow(v.last_report, v.deal_no);
     render();
@@ -281,7 +285,8 @@
     S.sheet.push({ deal: deal, balances: bal, pot: isInt(report.pot_after) ? report.pot_after : null,
       ledger: (S.view && S.view.ledger) || "chips" });
     S.sheet.sort((a, b) => a.deal - b.deal);
-    save({ sheet: S.sheet.slice(-200) });
+    if (S.sheet.length > SHEET_MAX) S.sheet.splice(0, S.sheet.length - SHEET_MAX);
+    save({ sheet: S.sheet });
   }
   function addLog(kind, text) {
     S.log.push({ kind: kind, text: plain(text) });

@@ -209,6 +209,7 @@ window.FrapnetDraw = function (page) {
     body.replaceChildren();
     let prev = null;
     for (const r of S.sheet) {
+      if (S.sheetBase && S.sheetBase.deal === r.deal) prev = S.sheetBase;  // what the host's first listed deal began from
       const cells = [];
       for (let i = 0; i < n; i++) {
         const b = r.balances[i];

@@ -1,0 +1,41 @@
+"""The score sheet a view lists (docs/protocol.md "view": ``sheet``, ``sheet_base``): the latest
+settled deals, so that a view does not grow with the length of the match (issue #9). Pure: no I/O.
+"""
+from __future__ import annotations
+
+
+SHEET_ROWS = 50
+"""The most settled deals a view's ``sheet`` lists (the latest; docs/protocol.md "view")."""
+SHEET_BYTES = 48 * 1024
+"""About the most bytes a view's ``sheet`` takes on the wire: at 12 seats whose balances run to
+the protocol's 1,000 digits (F6) a row is about 12 kB, so fewer rows are listed then, and a
+view stays well inside the 256 KiB frame limit however long the match (issue #9)."""
+
+
+def _int_bytes(x: int) -> int:
+    """About how many bytes msgpack takes for the whole number ``x`` (at most 9 within 64 bits; a
+    bigger one is ext 1: its decimal digits and a 3-byte header; F6) — never fewer than it takes."""
+    if -(1 << 63) <= x < (1 << 64):
+        return 9
+    return (x.bit_length() * 30103) // 100000 + 6
+
+
+def sheet_window(totals: tuple) -> tuple[list, list | None]:
+    """The score sheet a view lists: the latest rows of ``totals`` (the state's, one map per
+    settled deal, oldest first) — at most :data:`SHEET_ROWS`, and no more than fit in about
+    :data:`SHEET_BYTES`, but always the last one — and ``sheet_base``: per seat, the balance (or
+    points) after the deal just before the first row listed, or None when the rows start at the
+    match's first deal (the change over a listed deal is its ``after`` minus the row before it,
+    or minus ``sheet_base`` for the first; before the match's first deal everyone had 0).
+    Returns ``(rows, base)``: a new list of the state's own row objects, and that row's own
+    ``after`` list or None."""
+    start, room = len(totals), SHEET_BYTES
+    while start > 0 and len(totals) - start < SHEET_ROWS:
+        row = totals[start - 1]
+        size = 24 + _int_bytes(row.get("deal") or 0) + _int_bytes(row.get("pot") or 0) + \
+            sum(_int_bytes(x) for x in row["after"])
+        if size > room and start < len(totals):
+            break
+        room -= size
+        start -= 1
+    return list(totals[start:]), (totals[start - 1]["after"] if start > 0 else None)

@@ -1,0 +1,98 @@
+"""A view's size does not grow with the length of the match (issue #9: a host that stays fast
+over a long evening; docs/protocol.md "view", ``sheet`` and ``sheet_base``).
+
+Before: every view carried the whole score sheet, so at a 12-seat Frap table whose remises
+compound (F6) a view passed the protocol's 256 KiB frame limit at about deal 290 — every client
+then refused its views as ``too_large`` — and a 4,097th deal would have passed the 4,096-item
+array limit at any table. Now a view lists the latest deals (``sheet``) and what the first of
+them began from (``sheet_base``); the terminal client keeps the older rows it saw.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from frapnet import engine
+from frapnet.engine.sheet import SHEET_BYTES, SHEET_ROWS
+from frapnet.net import wire
+from frapnet.testing import random_deals
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_tui_model import screen_at, view  # noqa: E402
+
+
+def played(players: int, deals: int, seed: int = 5) -> engine.State:
+    st = engine.new_match("frap", players, {})
+    for _b, _seat, _a, st in random_deals(st, random.Random(seed), deals):
+        pass
+    return st
+
+
+def test_a_view_lists_the_latest_50_deals_and_what_the_first_began_from_F6():
+    st = played(4, 57)
+    assert st.phase == engine.BETWEEN and len(st.totals) == 57
+    v = engine.view(st, 1)
+    assert SHEET_ROWS == 50
+    assert [r["deal"] for r in v["sheet"]] == list(range(8, 58))
+    assert v["sheet"][-1]["after"] == st.balances and v["sheet"][-1]["pot"] == st.pot
+    assert v["sheet_base"] == st.reports[6]["balances"] == st.totals[6]["after"]  # after deal 7
+    # each listed deal's change, from sheet_base, adds up to the balances now (F6: with the pot, zero)
+    changes = [[a - b for a, b in zip(r["after"], prev["after"] if prev else v["sheet_base"])]
+               for prev, r in zip([None] + v["sheet"][:-1], v["sheet"])]
+    assert [b + sum(c[s] for c in changes) for s, b in enumerate(v["sheet_base"])] == st.balances
+    assert sum(st.balances) + st.pot == 0
+
+
+def test_a_short_match_lists_every_deal_and_no_base_F6():
+    st = played(4, 3)
+    v = engine.view(st, None)
+    assert [r["deal"] for r in v["sheet"]] == [1, 2, 3] and v["sheet_base"] is None
+    fresh = engine.new_match("frap", 4, {})
+    assert engine.view(fresh, 0)["sheet"] == [] and engine.view(fresh, 0)["sheet_base"] is None
+
+
+def test_a_twelve_seat_view_stays_inside_the_frame_limit_however_long_the_match_F6():
+    """12 seats (F1) at the protocol's largest amounts (near 1,000 digits: frapnet.net.amounts)
+    after 5,000 settled deals: every seat's view frame is under the 256 KiB limit, decodes under
+    the client's limits, and its sheet lists as many of the latest deals as fit (about 48 kB)."""
+    st = played(12, 1, seed=2)
+    huge = 10 ** 985
+    st = st.clone()
+    st.balances = [huge * (s + 1) * (1 if s % 2 else -1) for s in range(12)]
+    st.pot = -sum(st.balances)
+    rows = tuple({"deal": d, "after": [b + d for b in st.balances], "pot": st.pot - 12 * d} for d in range(1, 5001))
+    st.totals = rows
+    st.deal_no = 5000
+    # one more deal, played at these amounts: its report and the screen's report carry them too
+    for _b, _seat, _a, st in random_deals(st, random.Random(9), 1):
+        pass
+    assert st.deal_no == 5001 and len(st.totals) == 5001
+    assert len(str(abs(st.balances[0]))) > 980
+    for seat in (None, *range(12)):
+        v = engine.view(st, seat)
+        data = wire.frame({"type": "view", "view": v})
+        assert len(data) - 4 <= wire.MAX_FRAME, f"seat {seat}: a view of {len(data) - 4} bytes"
+        got = wire.decode(data[4:])["view"]
+        assert got["sheet"][-1]["deal"] == 5001 and got["sheet"][-1]["after"] == st.balances
+        listed = len(got["sheet"])
+        assert 1 < listed < SHEET_ROWS
+        assert len(wire.encode(v["sheet"])) <= SHEET_BYTES
+        assert got["sheet_base"] == st.totals[-listed - 1]["after"]
+
+
+def test_the_terminal_keeps_the_deals_it_saw_when_the_host_lists_only_the_latest_F6():
+    """A player at the table all match long has every deal on the score sheet; one who joins at
+    deal 58 sees the latest 50, each with its right change (the first from ``sheet_base``)."""
+    st = played(4, 57)
+    early = screen_at(played(4, 10), 2)  # the same seed: the first ten deals of this very match
+    assert [r[0] for r in early.score_rows()] == list(range(1, 11))
+    early.set_view(view(st, 2))
+    assert [r[0] for r in early.score_rows()] == list(range(1, 58))
+    late = screen_at(st, 2)
+    rows = late.score_rows()
+    assert [r[0] for r in rows] == list(range(8, 58))
+    before = st.totals[6]["after"]
+    assert rows[0] == (8, [a - b for a, b in zip(st.totals[7]["after"], before)], st.totals[7]["after"])
+    assert rows[-1][2] == st.balances and late.sheet_total() == st.balances
+    assert early.score_rows()[7:] == rows  # the same 50 deals, the same figures
