@@ -201,6 +201,42 @@ def dumps(rec: dict) -> str:
     return json.dumps(rec, ensure_ascii=False, indent=1)
 
 
+class RecordText:
+    """The text of a match's record as it grows (:func:`dumps` of it, exactly), each settled
+    deal turned into text once: a host exporting the record at every deal end (``--record``)
+    spends on the deals since the last export, not on the whole match again — at deal 1,000 of
+    a four-seat match, 4 ms instead of 120 ms (issue #9, docs/performance.md)."""
+
+    def __init__(self) -> None:
+        self._done: list[tuple[Any, str]] = []  # per settled deal, oldest first: (its proof, its text)
+
+    def text(self, state: engine.State, proofs: list) -> str:
+        """:func:`dumps` of :func:`frapnet.engine.record` of ``state``, each deal with its shuffle
+        proof from ``proofs`` (per 0-based deal index, the proof or None) as ``shuffle``."""
+        done = self._done
+        keep = 0  # the deals kept: each still settled with the very same proof
+        while keep < len(done) and done[keep][0] is (proofs[keep] if keep < len(proofs) else None):
+            keep += 1
+        rec = engine.record(state, since=keep)
+        settled = keep + len(rec["deals"]) - (1 if state.phase == engine.DEAL else 0)
+        if settled < keep:  # not the match these texts were made for: all afresh
+            done.clear()
+            return self.text(state, proofs)
+        del done[keep:]
+        texts = [t for _, t in done]
+        for i, deal in enumerate(rec["deals"], start=keep):
+            proof = proofs[i] if i < len(proofs) else None
+            if proof is not None:
+                deal["shuffle"] = proof
+            text = "  " + json.dumps(deal, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+            if i < settled:
+                done.append((proof, text))
+            texts.append(text)
+        rec["deals"] = []
+        head = dumps(rec)  # ends '"deals": []\n}' (deals is the record's last key)
+        return head if not texts else head[:-len("[]\n}")] + "[\n" + ",\n".join(texts) + "\n ]\n}"
+
+
 FILE_ERRORS = ("no such file: ", "cannot read ")  # how load() begins a message about the file itself
 
 

@@ -9,6 +9,7 @@ them began from (``sheet_base``); the terminal client keeps the older rows it sa
 """
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -96,3 +97,35 @@ def test_the_terminal_keeps_the_deals_it_saw_when_the_host_lists_only_the_latest
     assert rows[0] == (8, [a - b for a, b in zip(st.totals[7]["after"], before)], st.totals[7]["after"])
     assert rows[-1][2] == st.balances and late.sheet_total() == st.balances
     assert early.score_rows()[7:] == rows  # the same 50 deals, the same figures
+
+
+def test_the_record_exported_at_each_deal_end_is_exactly_the_whole_record(tmp_path):
+    """Issue #9: ``--record FILE`` is written at every deal end; each settled deal is turned into
+    text once (frapnet.record.RecordText), and the file is exactly ``dumps`` of the whole record,
+    shuffle proofs included — at every deal end, in the middle of a deal, and after a resume
+    brings other proofs."""
+    from frapnet import record
+    from frapnet.net.journal import RecordFile
+
+    path = tmp_path / "friday.json"
+    rf = RecordFile(str(path))
+    st = engine.new_match("frap", 5, {})
+    rng = random.Random(11)
+    checked = 0
+    for _before, seat, action, st in random_deals(st, rng, 14):
+        if seat is None:  # a deal was dealt: its proof, as the host's fair dealing gives it
+            rf.deal_started(st, {"seed": f"{st.deal_no:064x}", "nonces": {"0": "ab" * 32}})
+        elif st.phase != engine.DEAL or rng.random() < 0.02:
+            rf.export(st)
+            rec = engine.record(st)
+            for deal, proof in zip(rec["deals"], rf.proofs):
+                if proof is not None:
+                    deal["shuffle"] = proof
+            assert path.read_text() == record.dumps(rec) + "\n"
+            assert record.replay(record.load(str(path)))[0].balances == st.balances
+            checked += 1
+    assert checked > 14 and len(rf._text._done) == 14
+    rf.proofs = [dict(p) for p in rf.proofs]  # a resume: the same deals, proofs read back from the record
+    rf.export(st)
+    assert json.loads(path.read_text())["deals"][3]["shuffle"] == {"seed": f"{4:064x}", "nonces": {"0": "ab" * 32}}
+    assert len(rf._text._done) == 14 and all(p is q for (p, _), q in zip(rf._text._done, rf.proofs))

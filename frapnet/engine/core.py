@@ -459,14 +459,15 @@ def describe_event(state: State, event: dict, names: list[str], lang: str = "en"
     return " ".join(x for x in (who, event.get("type", "").replace("_", " "), rest) if x)
 
 
-def record(state: State) -> dict:
-    """The deal record of everything played so far (record-format.md)."""
+def record(state: State, since: int = 0) -> dict:
+    """The deal record of everything played so far (record-format.md); with ``since``, its
+    ``deals`` from the deal of that 0-based index on only."""
     return {
         "format": "frapnet-record/1", "game": state.game, "players": state.players,
         "options": dict(state.options),
         "house_rules": list(state.house_rules),
         "deals": [{"dealer": d, "deck": list(deck), "actions": [_action_json(a) for a in acts]}
-                  for d, deck, acts in state.deals()],
+                  for d, deck, acts in state.deals(since)],
     }
 
 

@@ -40,15 +40,16 @@ class State:
                  "phase", "deal_no", "dealer", "deal", "deal_over", "to_act", "history",
                  "reports", "totals", "version", "match")
 
-    def deals(self) -> list[tuple[int, tuple, tuple]]:
-        """Every deal so far, oldest first: ``(dealer, deck, actions)`` with actions a tuple."""
-        out = []
+    def deals(self, since: int = 0) -> list[tuple[int, tuple, tuple]]:
+        """Every deal so far, oldest first — from the deal of 0-based index ``since`` on —
+        as ``(dealer, deck, actions)`` with actions a tuple."""
+        entries = []
         node = self.history
         while node is not None:
-            node, (dealer, deck, acts) = node
-            out.append((dealer, deck, tuple(_unwind(acts))))
-        out.reverse()
-        return out
+            node, entry = node
+            entries.append(entry)
+        entries.reverse()
+        return [(dealer, deck, tuple(_unwind(acts))) for dealer, deck, acts in entries[since:]]
 
     def clone(self) -> "State":
         new = State.__new__(State)

@@ -189,6 +189,7 @@ class RecordFile(NullJournal):
         super().__init__()
         self.record_path = path
         self.exports = 0
+        self._text = record.RecordText()
 
     def export(self, state: engine.State) -> None:
         """Write the record of everything played so far (atomically), each deal with its
@@ -196,11 +197,8 @@ class RecordFile(NullJournal):
         if not self.record_path:
             return
         try:
-            rec = engine.record(state)
-            for deal, proof in zip(rec["deals"], self.proofs):
-                if proof is not None:
-                    deal["shuffle"] = proof
-            write_atomically(self.record_path, record.dumps(rec) + "\n", private=state.phase == engine.DEAL)
+            text = self._text.text(state, self.proofs)  # the deals settled before: their text kept
+            write_atomically(self.record_path, text + "\n", private=state.phase == engine.DEAL)
             self.exports += 1
         except OSError as exc:
             log.error("cannot write the record {path}: {err}", path=self.record_path, err=exc)
