@@ -6,10 +6,13 @@ from __future__ import annotations
 
 SHEET_ROWS = 50
 """The most settled deals a view's ``sheet`` lists (the latest; docs/protocol.md "view")."""
-SHEET_BYTES = 48 * 1024
-"""About the most bytes a view's ``sheet`` takes on the wire: at 12 seats whose balances run to
-the protocol's 1,000 digits (F6) a row is about 12 kB, so fewer rows are listed then, and a
-view stays well inside the 256 KiB frame limit however long the match (issue #9)."""
+SHEET_BYTES = 16 * 1024
+"""About the most bytes a view's ``sheet`` takes on the wire: at 12 seats whose balances have
+100 digits (a Frap table's remises compound them there within 200 deals, F6) a row is about
+1.3 kB, at the protocol's 1,000 digits about 12 kB, so fewer rows are listed then (always the
+last). Each view goes to every seat at every change: a 12-seat table's views stay about 25 kB
+however long the match (57 kB with a 48 kB budget, and the host then spent three times the CPU
+per move; docs/performance.md "Long matches"), and inside the 256 KiB frame limit (issue #9)."""
 
 
 def _int_bytes(x: int) -> int:
