@@ -18,9 +18,10 @@ from frapnet import engine
 from frapnet.engine.sheet import SHEET_BYTES, SHEET_ROWS
 from frapnet.net import wire
 from frapnet.testing import random_deals
+from frapnet.tui import render
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_tui_model import screen_at, view  # noqa: E402
+from test_tui_model import screen_at, text_of, view  # noqa: E402
 
 
 def played(players: int, deals: int, seed: int = 5) -> engine.State:
@@ -97,6 +98,8 @@ def test_the_terminal_keeps_the_deals_it_saw_when_the_host_lists_only_the_latest
     assert rows[0] == (8, [a - b for a, b in zip(st.totals[7]["after"], before)], st.totals[7]["after"])
     assert rows[-1][2] == st.balances and late.sheet_total() == st.balances
     assert early.score_rows()[7:] == rows  # the same 50 deals, the same figures
+    for s in (early, late):
+        assert "(the last 15 of 57 deals)" in text_of(render.score_sheet(s, 80))
 
 
 def test_the_record_exported_at_each_deal_end_is_exactly_the_whole_record(tmp_path):
