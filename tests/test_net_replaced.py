@@ -14,6 +14,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from frapnet import engine
 from frapnet.net.dealcheck import DEPARTED, MISMATCH, OK, PARTIAL, DealChecker, Verdict
 from frapnet.net.protocol import LEFT, REPLACED, closing_code
@@ -162,3 +164,23 @@ def test_the_terminal_client_says_the_seat_was_taken_over_in_english_and_russian
     over = Screen()
     over.set_closing({"type": "closing", "reason": "match over", "result": {"balances": [1, -1], "pot": 0}})
     assert over.replaced is False and list(over.log)[-2][1].startswith("The table has closed (match over).")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_at_80_columns_the_status_bar_keeps_the_whole_connection_state_and_short_key_hints(lang):
+    """The bottom line of an 80-column terminal: the connection's state (the Russian «место занято
+    другим подключением», «связь потеряна — переподключаемся…») and a deal's fairness are never cut;
+    when they leave too little room, the key hints are the short «? help · q quit», whole."""
+    _ = i18n.translation(lang).gettext
+    replaced = Screen(_, lang)
+    replaced.set_closing({"type": "closing", "reason": REPLACED, "result": None, "code": "replaced"})
+    lost = Screen(_, lang)
+    lost.status = "reconnecting"
+    lost.fair_deal = 12
+    for s, state in ((replaced, _("seat taken over")), (lost, _("connection lost — reconnecting…"))):
+        bar = "".join(t for _style, t in status_bar(s, 80))
+        assert len(bar) == 80 and bar.rstrip().endswith(state), bar
+        hints = bar.split("  ")[0].strip()
+        assert hints in (_("? help · . last trick · = scores · q quit"),
+                         _("? help · . last trick · = scores · Tab chat · q quit"), _("? help · q quit")), bar
+    assert "".join(t for _style, t in status_bar(lost, 80)).count(_("✓ deal {n} fair").format(n=12)) == 1

@@ -412,6 +412,8 @@ def status_bar(s: Screen, w: int) -> list:
     elif s.fair_deal is not None:
         fair = [("class:status.ok", " " + _("✓ deal {n} fair").format(n=s.fair_deal) + " ")]
     used = width(right) + sum(width(t) for _s, t in fair)
+    if width(left) + used > w:  # the connection's state and the fairness need the room: the short hints
+        left = " " + _("? help · q quit") + (" · ♪" if s.bell else "")
     return [("class:status", pad(left, max(0, w - used)))] + fair + [(style, right)]
 
 
