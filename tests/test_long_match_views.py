@@ -100,6 +100,12 @@ def test_the_terminal_keeps_the_deals_it_saw_when_the_host_lists_only_the_latest
     assert early.score_rows()[7:] == rows  # the same 50 deals, the same figures
     for s in (early, late):
         assert "(the last 15 of 57 deals)" in text_of(render.score_sheet(s, 80))
+    # at the protocol's largest amounts the host lists fewer deals: the line says how many are shown
+    few = screen_at(st, 2)
+    few.scores = {d: x for d, x in few.scores.items() if d >= 52}
+    assert "(the last 6 of 57 deals)" in text_of(render.score_sheet(few, 80))
+    ru = screen_at(st, 2, "ru")
+    assert "(последние 15 из 57 сдач)" in text_of(render.score_sheet(ru, 80))
 
 
 def test_the_record_exported_at_each_deal_end_is_exactly_the_whole_record(tmp_path):

@@ -176,7 +176,7 @@ def score_sheet(s: Screen, w: int = 80) -> list:
             f"{place}. {name} {amount_text(total, signed)}" for place, name, total in s.standings())
         out += [("", "\n "), ("class:phase", "\n ".join(wrap(line, room - 1)))]
     if rows[-1][0] > len(shown):  # deals are numbered from 1: the last one listed is how many were settled
-        out += [("", "\n "), ("class:dim", _("(the last 15 of {n} deals)").format(n=rows[-1][0]))]
+        out += [("", "\n "), ("class:dim", _("(the last {k} of {n} deals)").format(k=len(shown), n=rows[-1][0]))]
     if s.rematch_question:  # the match's end: the answer can be given from here
         ask = " " + _("Play again with the same seats?") + " "
         answers = [("class:key", "[r]"), ("", " " + _("Play again") + "  "),
