@@ -441,6 +441,50 @@ def test_accepted_actions_never_count_as_flood_chat_counts_five():
     assert [m["code"] for m in msgs if m["type"] == "error"] == ["flood"]
 
 
+def test_a_burst_of_other_messages_never_costs_a_move_or_a_deals_nonce():
+    """Found by a client written from docs/protocol.md: at a fast table a seat's shuffle answers
+    (two a deal) and stale acts filled the 50-a-second budget, then its next act or nonce was
+    dropped — the deal went on without its nonce, or the table waited for the turn clock. Now an
+    act, a ``nonce_hash`` or a ``nonce`` is never dropped for the rate and costs nothing once
+    accepted; only the hard limit (200 a second) counts them."""
+    import hashlib
+    import os
+
+    table, factory, clock = make(nonce_time=5.0)
+    conns = seat_all(factory, 4)
+    secret = {}
+
+    def burst_then_answer():
+        for c in conns:
+            c.read()
+            for m in [m for m in c.log if m["type"].startswith("shuffle_")]:
+                if m["type"] == "shuffle_commit" and c.welcome["seat"] in m["seats"] and (c, m["deal"]) not in secret:
+                    for _ in range(60):
+                        c.send({"type": "ping", "id": 1})
+                    secret[c, m["deal"]] = os.urandom(32)
+                    c.send({"type": "nonce_hash", "deal": m["deal"],
+                             "hash": hashlib.sha256(secret[c, m["deal"]]).hexdigest()})
+                elif m["type"] == "shuffle_hashes" and (c, m["deal"]) in secret and (c, -m["deal"]) not in secret:
+                    secret[c, -m["deal"]] = True
+                    c.send({"type": "nonce", "deal": m["deal"], "nonce": secret[c, m["deal"]].hex()})
+
+    burst_then_answer()  # each seat: 60 pings, then its nonce's hash
+    burst_then_answer()  # each seat: its nonce
+    assert table.state.phase == engine.DEAL and table.state.deal_no == 1
+    assert all(p is not None for p in table.dealing.proofs) and len(table.dealing.proofs) == 1
+    assert all(n is not None for n in table.dealing.proofs[0]["nonces"])  # every seat's nonce went in
+    assert all([e["code"] for e in c.log if e["type"] == "error"] == ["flood"] for c in conns)  # pings over 50 dropped
+    c = to_act(conns)[0]
+    for _ in range(60):
+        c.send({"type": "ping", "id": 2})
+    v = table.state.version
+    c.act(c.view["actions"][0]["action"])
+    assert table.state.version == v + 1 and c.open  # not dropped, though 60 pings came first this second
+    for _ in range(250):
+        c.send({"type": "ping"})
+    assert not c.open  # the hard limit still closes a flood
+
+
 def test_match_ends_when_the_game_says_so_K12(registry):
     """Without --deals the table runs until the game's match is over (Frak You K12), then closes."""
     if "frak_you" not in registry.games:

@@ -29,6 +29,11 @@ MAX_LINGERING = 64
 that get themselves closed and never close their end cannot pile up."""
 
 
+PACED = frozenset(("act", "nonce_hash", "nonce"))
+"""Client messages the game paces (an action; a deal's shuffle answers, two per deal): free once
+accepted, and never dropped for going over the rate — only the hard limit counts them."""
+
+
 class HostProtocol(wire.FramedProtocol, TimeoutMixin):
     """One client connection to the host (a seat, a spectator, or not yet joined).
 
@@ -78,7 +83,11 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         self.sendMessage(error_message(err.code, err.message))
         self.dropConnection(err.message)
 
-    def _flooding(self, weight: int = 1) -> bool:
+    def _flooding(self, weight: int = 1, soft: bool = True) -> bool:
+        """Count a message of ``weight`` in this one-second window; True if it must be dropped:
+        over ``4 × rate`` the connection is closed (``flood``); over ``rate`` — unless ``soft`` is
+        false (a message the game paces: :data:`PACED`) — it is dropped, with one ``flood`` error
+        per window (docs/protocol.md "Session")."""
         now = self.factory.clock.seconds()
         if now - self._window >= 1.0:
             self._window, self._count, self._flood_told = now, 0, False
@@ -89,7 +98,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
                                                     "closing the connection"))
             self.dropConnection("flood")
             return True
-        if self._count > self.factory.rate:
+        if soft and self._count > self.factory.rate:
             if not self._flood_told:
                 self._flood_told = True
                 self.sendMessage(error_message("flood", f"more than {self.factory.rate} messages a second; "
@@ -98,10 +107,13 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         return False
 
     def messageReceived(self, raw: dict) -> None:
-        # An accepted action costs nothing (the game itself paces those: a fast computer player
-        # must never be throttled); a chat line, broadcast to everyone, costs 5.
+        # An accepted action or shuffle answer costs nothing, and those are never dropped for
+        # the rate (the game itself paces them: a fast computer player must never be throttled,
+        # nor lose a move or a deal's nonce to a burst of pings); a chat line, broadcast to
+        # everyone, costs 5.
         kind = raw.get("type")
-        if self._flooding(5 if kind == "chat" else 1):
+        paced = kind in PACED
+        if self._flooding(5 if kind == "chat" else 1, soft=not paced):
             return
         try:
             msg = check_client_message(raw)
@@ -112,6 +124,8 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
                     self._count -= 1  # accepted: refund
             else:
                 self._dispatch(msg)
+                if paced:
+                    self._count -= 1  # a shuffle answer taken (a refused one raised): refund
         except ProtocolError as exc:
             self._log_refusal(kind, exc)
             self.sendMessage(exc.to_message())
