@@ -14,6 +14,8 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 from frapnet import engine
 from frapnet.engine.sheet import SHEET_BYTES, SHEET_ROWS
 from frapnet.net import wire
@@ -138,3 +140,31 @@ def test_the_record_exported_at_each_deal_end_is_exactly_the_whole_record(tmp_pa
     rf.export(st)
     assert json.loads(path.read_text())["deals"][3]["shuffle"] == {"seed": f"{4:064x}", "nonces": {"0": "ab" * 32}}
     assert len(rf._text._done) == 14 and all(p is q for (p, _), q in zip(rf._text._done, rf.proofs))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_at_80x24_the_score_sheet_of_a_long_match_shows_its_notes_and_the_way_back(lang):
+    """A newcomer at 80×24 (the smallest terminal the client supports) opened the score sheet in
+    deal 58 and saw its rows but not the lines under them — what "now" is, how many deals are
+    listed, "Press any key to go back" — nor, at the match's end, every player's standing. Now it
+    lists fewer deals on a short terminal, says how many in its title, and the total's line says
+    it is the balance after the last deal (every deal counted, not only those listed)."""
+    st = played(4, 57)
+    for _b, seat, _a, st in random_deals(st, random.Random(4), 10):
+        if seat is None and st.balances != st.totals[-1]["after"]:
+            break  # a deal dealt whose antes moved the balances: not settled yet
+    n = st.deal_no
+    s = screen_at(st, 2, lang)
+    _ = s._
+    lines = text_of(render.score_sheet(s, 80, 24)).splitlines()
+    assert len(lines) + 2 <= 24, len(lines)
+    text = " ".join(" ".join(lines).split())
+    shown = [ln.split()[0] for ln in lines if ln.split() and ln.split()[0].isdigit()]
+    assert shown == [str(d) for d in range(n - len(shown), n)] and len(shown) >= 5
+    assert _("(the last {k} of {n} deals)").format(k=len(shown), n=n - 1) in lines[0]
+    assert _("Press any key to go back.") in text
+    assert _("“{word}” is the {total} during deal {n}, which is not settled yet: it counts what has been paid "
+             "into that deal so far; “{sum}” is the {total} after deal {last}.").format(
+        word=_("now"), total=_("balance"), n=n, sum=_("total"), last=n - 1) in text
+    tall = text_of(render.score_sheet(s, 80, 60)).splitlines()
+    assert _("(the last {k} of {n} deals)").format(k=15, n=n - 1) in tall[0]

@@ -818,9 +818,9 @@ def test_seat_columns_never_run_together_and_compact_keeps_you_and_a_legend():
     assert re.search(r"● blind … +0 +−100", row), row  # F9: the blind frap, then tricks and balance apart
 
 
-def model_help():
+def model_help(clock=False):
     from frapnet.tui.model import help_lines
-    return help_lines(lambda x: x)
+    return help_lines(lambda x: x, clock=clock)
 
 
 def test_help_box_lines_keep_a_margin_and_a_small_terminal_is_asked_to_grow():
@@ -828,6 +828,9 @@ def test_help_box_lines_keep_a_margin_and_a_small_terminal_is_asked_to_grow():
     lines = text_of(render.help_screen(s)).splitlines()
     body = [ln for ln in lines if any(what in ln for _k, what in model_help())]
     assert len(body) == len(model_help()) and all(ln.endswith("  ") for ln in body)
+    assert "turn clock" not in text_of(render.help_screen(s))  # no clock at this table (frapnet play)
+    s.set_view({**(s.view or {}), "deadlines": [None, 87.5, None, None]})
+    assert s.clock_seen and "turn clock" in text_of(render.help_screen(s))
     assert "please enlarge it to at least 80×24" in text_of(render.too_small(s, 70, 20))
     ru = Screen(i18n.translation("ru").gettext, "ru")
     assert "80×24" in text_of(render.too_small(ru, 70, 20)) and "please" not in text_of(render.too_small(ru, 70, 20))

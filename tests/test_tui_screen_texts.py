@@ -160,6 +160,10 @@ def test_the_help_explains_the_two_column_symbols_only_when_the_seat_table_shows
     assert "● ○ ⚙ ·" not in text_of(render.help_screen(eight, 40, 100))
     help24 = text_of(render.help_screen(eight, 24, 80))
     assert "● ○ ⚙ ·" in help24 and "connected, reconnecting, computer, empty seat" in help24
+    # at 80×24 the keys the status bar shows make room for the game's lines, and the help says where they are
+    assert "the score sheet" not in help24 and "More keys (scores, chat, leaving): see the bottom line." in help24
+    assert len(help24.splitlines()) + 2 <= 24
+    assert "More keys" not in text_of(render.help_screen(eight, 60, 100))
     assert "● connected" in screen_text(eight, 80, 24)  # the same symbols on the screen with it
 
 
@@ -226,7 +230,7 @@ def test_score_sheet_total_is_what_its_rows_add_up_to_and_now_says_deal_twos_ant
     assert rows["total"] == [amount(b) for b in b1]
     assert rows["now"] == [amount(b) for b in now]
     assert ("“now” is the balance during deal 2, which is not settled yet: it counts what has been paid into "
-            "that deal so far; “total” adds up the deals above.") in " ".join(sheet.split())
+            "that deal so far; “total” is the balance after deal 1.") in " ".join(sheet.split())
 
 
 def test_score_sheet_without_antes_in_the_next_deal_has_no_now_row():

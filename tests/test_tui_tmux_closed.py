@@ -150,7 +150,7 @@ def test_deal_two_last_trick_score_sheet_now_row_and_standings_after_leaving(tmp
         assert now.split()[1:] == balances
         assert [int(n.replace("−", "-")) for n in balances] == [int(a.replace("−", "-")) - 100 for a in after1]
         assert "“now” is the balance during deal 2, which is not settled yet: it counts what has been paid " \
-               "into that deal so far; “total” adds up the deals above." in " ".join(" ".join(lines).split())
+               "into that deal so far; “total” is the balance after deal 1." in " ".join(" ".join(lines).split())
         t.keys("Escape")
         t.keys("q")
         done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 15, "frapnet join to exit")

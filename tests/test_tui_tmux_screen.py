@@ -252,7 +252,7 @@ def test_a_russian_screen_has_no_english_word_outside_card_codes_and_names(tmp_p
         while time.monotonic() < end:
             s = t.capture()
             screens.append(s)
-            if "Счёт партии —" in s:
+            if "Запись партии —" in s:
                 break
             if "Ваш ход" in s or "Enter: дальше" in s:
                 # the deck depends on the client's shuffle nonce (fair deals), so any decision may come:

@@ -139,7 +139,7 @@ class ClientApp:
         main = HSplit([self.top, rule, self.log, self.chat_line, status])
         self.root = FloatContainer(body, floats=[
             overlay("settlement", lambda: render.settlement(s)),
-            overlay("scores", lambda: render.score_sheet(s, self._width())),
+            overlay("scores", lambda: render.score_sheet(s, self._width(), self._rows())),
             overlay("help", lambda: render.help_screen(s, self._rows(), self._width())),
             overlay("quit", lambda: render.quit_dialog(s)),
         ])

@@ -22,13 +22,17 @@ def help_screen(s: Screen, rows: int | None = None, w: int = 80) -> list:
     cells = max(20, min(74, w - 6))
     parts = [wrap(line, cells) for line in [u["goal"]] + list(u.get("special_cards") or ())
              + list(u.get("legend") or ())] if u.get("goal") else []
-    lines = help_lines(_, compact=s.two_column_seats(rows))  # ● ○ ⚙ · only when the table shows them
+    # ● ○ ⚙ · only when the table shows them; the turn clock's line once a clock was seen running
+    lines = help_lines(_, compact=s.two_column_seats(rows), clock=s.clock_seen)
     spare = [k for k, _w in lines if k in STATUS_BAR_KEYS or k == _("mouse")]
+    every = len(lines)
 
     def keys_part():
         out = [("", "\n"), ("class:title", " " + _("Keys") + " "), ("", "\n")]
         for k, what in lines:
             out += [("class:key", " " + pad(k, 18)), ("", what + "  \n")]  # a margin before the border
+        if len(lines) < every:  # left out for room: they are on the status bar
+            out += [("class:dim", " " + _("More keys (scores, chat, leaving): see the bottom line.") + "  \n")]
         return out + [("", "\n"), ("class:dim", " " + _("Press any key to go back.") + "  ")]
 
     def room():  # rows left for the game's lines: the borders and the title line
@@ -102,22 +106,36 @@ def _table(head, mins, rows) -> list:
     return out
 
 
-def score_sheet(s: Screen, w: int = 80) -> list:
+def score_sheet(s: Screen, w: int = 80, h: int | None = None) -> list:
     """The score sheet: one row per deal settled (each player's change over the deal, then the
     running total in brackets — a line under the table says so), and the standings at the end of
-    the match. It fits ``w``
-    columns: a wide table (up to 12 seats) shows the running totals alone, names cut, and if that
-    is still too wide, as many players as fit — ← → scroll to the others."""
+    the match. It fits ``w`` columns: a wide table (up to 12 seats) shows the running totals
+    alone, names cut, and if that is still too wide, as many players as fit — ← → scroll to the
+    others. With ``h`` (the terminal's rows) it fits them too: the latest 15 deals at most, fewer
+    on a short terminal, so that the lines under the table — the standings, the keys — show."""
+    out = _score_sheet(s, w, 15)
+    keep = 15
+    while h is not None and keep > 1 and sum(t.count("\n") for _st, t in out) + 3 > h:  # + the box's borders
+        keep -= 1
+        out = _score_sheet(s, w, keep)
+    return out
+
+
+def _score_sheet(s: Screen, w: int, keep: int) -> list:
+    """:func:`score_sheet` listing the latest ``keep`` deals."""
     _ = s._
     led = s.ui.get("ledger") or {}
     signed = led.get("signed", True)
     n = s.players
-    out = [("class:title", " " + _("Score sheet") + " — " + (led.get("title") or _("balance")) + " "), ("", "\n\n")]
+    out = [("class:title", " " + _("Score sheet") + " — " + (led.get("title") or _("balance")) + " ")]
     rows = s.score_rows()
     if not rows:
-        return out + [("class:dim", " " + _("No deal has been settled yet.")), ("", "\n\n"),
+        return out + [("", "\n\n"), ("class:dim", " " + _("No deal has been settled yet.")), ("", "\n\n"),
                       ("class:dim", " " + _("Press any key to go back.") + " ")]
-    shown = rows[-15:]  # the latest deals; the totals row covers the rest
+    shown = rows[-keep:]  # the latest deals; the totals row covers the rest
+    if rows[-1][0] > len(shown):  # deals are numbered from 1: the last one listed is how many were settled
+        out += [("class:dim", "  " + _("(the last {k} of {n} deals)").format(k=len(shown), n=rows[-1][0]))]
+    out += [("", "\n\n")]
     tot = s.sheet_total() or s.totals() or []  # what the rows add up to (after the last deal listed)
     now = s.totals()  # the balances at this moment: during a deal, or as the host closed the table
     now = now if now and tot and list(now) != list(tot) else None
@@ -175,8 +193,6 @@ def score_sheet(s: Screen, w: int = 80) -> list:
         line = _("Final standings:") + " " + ", ".join(
             f"{place}. {name} {amount_text(total, signed)}" for place, name, total in s.standings())
         out += [("", "\n "), ("class:phase", "\n ".join(wrap(line, room - 1)))]
-    if rows[-1][0] > len(shown):  # deals are numbered from 1: the last one listed is how many were settled
-        out += [("", "\n "), ("class:dim", _("(the last {k} of {n} deals)").format(k=len(shown), n=rows[-1][0]))]
     if s.rematch_question:  # the match's end: the answer can be given from here
         ask = " " + _("Play again with the same seats?") + " "
         answers = [("class:key", "[r]"), ("", " " + _("Play again") + "  "),
@@ -201,6 +217,7 @@ def _now_note(s: Screen, word: str, led: dict) -> str:
                  "it counts what was paid into that deal.").format(word=word, total=total, n=dn)
     if dn is None:
         return _("“{word}” is the {total} at this moment.").format(word=word, total=total)
+    rows = s.score_rows()
     return _("“{word}” is the {total} during deal {n}, which is not settled yet: it counts what has been paid "
-             "into that deal so far; “{sum}” adds up the deals above.").format(word=word, total=total, n=dn,
-                                                                             sum=_("total"))
+             "into that deal so far; “{sum}” is the {total} after deal {last}.").format(
+        word=word, total=total, n=dn, sum=_("total"), last=rows[-1][0] if rows else dn - 1)

@@ -74,6 +74,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         self._actions_sig = None
         self._bases: dict[int, list] = {}         # deal_no → balances before that deal
         self._sheet_seen = None                   # the last score sheet taken from a view (its ends)
+        self.clock_seen = False                   # a view showed a turn clock running (the help explains it)
         self._settled: set = set()                # deal numbers whose settlement was shown
         self.closed: str | None = None            # the host's reason, once the table has closed
         self.resumable = False                    # the host said the match resumes (closing's resumable, issue #9)
@@ -125,6 +126,8 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         prev = self.view
         was_my_turn = self.my_turn
         self.view, self.view_at = view, self.clock()
+        if not self.clock_seen and isinstance(view.get("deadlines"), list):
+            self.clock_seen = any(isinstance(d, (int, float)) and not isinstance(d, bool) for d in view["deadlines"])
         if not self._explained:
             self._explain(view)
         n = self.players
@@ -467,14 +470,15 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         return out
 
 
-def help_lines(_: Callable[[str], str], compact: bool = False) -> list[tuple[str, str]]:
+def help_lines(_: Callable[[str], str], compact: bool = False, clock: bool = True) -> list[tuple[str, str]]:
     """The help screen: (keys, what they do). ``compact``: the seat table is drawn in two
-    columns, whose symbols ● ○ ⚙ · the help then explains too (the wide table says words)."""
+    columns, whose symbols ● ○ ⚙ · the help then explains too (the wide table says words).
+    ``clock``: the table has a turn clock (else its line is left out)."""
     lines = [
         ("1…9, 0, z x v…", _("play or toggle the card with that key")),
         ("← →  Home End", _("move along your hand")),
         ("Enter", _("play the card at the cursor / confirm the cards chosen")),
-        ("Space", _("play the card / toggle it when choosing several")),
+        (_("Space"), _("play the card / toggle it when choosing several")),
         (_("letters"), _("the action in [brackets]")),
         (".", _("show or hide the last trick")),
         ("PgUp PgDn", _("scroll the log back and forth")),
@@ -488,4 +492,4 @@ def help_lines(_: Callable[[str], str], compact: bool = False) -> list[tuple[str
         ("● ○ ⚙ ·", _("connected, reconnecting, computer, empty seat")),
         (_("turn clock"), _("seconds left to act; then a computer plays that one move")),
     ]
-    return [x for x in lines if compact or x[0] != "● ○ ⚙ ·"]
+    return [x for x in lines if (compact or x[0] != "● ○ ⚙ ·") and (clock or x[0] != _("turn clock"))]
