@@ -48,10 +48,10 @@ def add_level_argument(p, who: str = "computer players' level", think_option: bo
     """``--level`` (random, basic, expert; default None: the config file's, else the default).
     ``think_option``: the command also takes ``--think`` (:func:`add_search_arguments`), which the
     help may then name; elsewhere it names expert's default time instead."""
-    from frapnet.bots.levels import DEFAULT_LEVEL, LEVELS, level_help
+    from frapnet.bots.levels import LEVELS, level_help
 
     p.add_argument("--level", default=None, choices=tuple(LEVELS),
-                   help=f"{who} (default {DEFAULT_LEVEL}, or the config file's level):\n" + level_help(think_option))
+                   help=f"{who}; without it, the config file's level, else the default:\n" + level_help(think_option))
 
 
 def add_search_arguments(p, think: bool = True, iterations_default: str = "") -> None:
