@@ -6,7 +6,7 @@ import re
 
 from frapnet.tui import render
 from frapnet.tui.model import Screen
-from frapnet.tui.text import wrap
+from frapnet.tui.text import width, wrap
 
 
 # --- issue #10: long unbroken words in chat ------------------------------------------------------
@@ -301,3 +301,19 @@ def test_the_amounts_limit_closing_reasons_read_russian_in_both_clients():
     words = page_words()
     assert words[amounts.NEAR] == s.closed
     assert words[amounts.PAST] == russian().closing_reason(amounts.PAST)
+
+
+def test_the_final_standings_printed_after_the_screen_fit_the_terminal_between_words():
+    """A newcomer saw the note under the final standings broken by the terminal in the middle of
+    a phrase, and the Russian one start a line with a comma: the lines are broken between words,
+    indented under their line, and no wider than the terminal."""
+    from frapnet.tui.text import fit_lines
+    note = (" Deal 2 was not finished: 800 stays in the pot, unplayed — what each player paid into it is "
+            "counted in the balances above.")
+    text = "Final standings — Frap, 1 deal played to the end (balance):\n   1. Olga   +300\n" + note
+    for cols in (50, 80, 100):
+        lines = fit_lines(text, cols).splitlines()
+        assert all(width(ln) <= cols - 1 for ln in lines), (cols, lines)
+        assert " ".join(" ".join(lines).split()) == " ".join(text.split())  # every word, in order, none cut
+        assert "   1. Olga   +300" in lines
+    assert fit_lines(text, 80).splitlines()[3] == "  paid into it is counted in the balances above."

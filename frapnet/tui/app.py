@@ -36,7 +36,7 @@ from frapnet.net.protocol import MAX_CHAT
 from frapnet.tui import render
 from frapnet.tui.i18n import translation
 from frapnet.tui.model import Screen
-from frapnet.tui.text import error_text
+from frapnet.tui.text import error_text, fit_lines
 
 GAME_KEYS = (list("abcdefghijklmnopqrstuvwxyz0123456789?./=!")
              + ["left", "right", "up", "down", "home", "end", "enter", "space", "escape", "f1", "f2", "f3", "tab",
@@ -434,7 +434,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         return 2
     standings = screen.standings_text()
     if standings:  # on the restored terminal, after the full screen is gone
-        print(standings, flush=True)
+        print(fit_lines(standings), flush=True)
     return code if isinstance(code, int) else 0
 
 

@@ -196,3 +196,21 @@ def error_text(err: dict, gettext, lang: str) -> str:
         text = safe_text(err.get("message") or code, 300)
     rule = err.get("rule")
     return text + (f" ({safe_text(rule, 12)})" if rule else "")
+
+
+def fit_lines(text: str, columns: int | None = None) -> str:
+    """``text`` for a plain terminal ``columns`` cells wide (default: this terminal's width; the
+    final standings after the full screen is gone): each line longer than ``columns`` − 1 cells
+    broken between words (:func:`wrap`), every part indented as the line was, the parts after the
+    first one more."""
+    if columns is None:
+        import shutil
+        columns = shutil.get_terminal_size((80, 24)).columns
+    out = []
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        indent = line[:len(line) - len(body)]
+        cells = max(20, columns - 1 - len(indent))
+        out += [indent + (" " if i else "") + part for i, part in enumerate(wrap(body, cells, cells - 1))]
+    return "\n".join(out)
+
