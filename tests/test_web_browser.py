@@ -671,3 +671,47 @@ def test_the_page_asks_play_again_and_the_new_match_keeps_the_seats(browser, tmp
     second = json.loads((tmp_path / "m.2.json").read_text())
     assert len(second["deals"]) == 1 and second["players"] == 2
     assert json.loads(rec.read_text())["deals"][0] != second["deals"][0]
+
+
+def test_the_hand_is_in_the_terminal_clients_order_trumps_first_and_its_playable_cards_stay_clickable(browser):
+    """The page shows the hand as the terminal client does (frapnet/tui/faces.py hand_order: the
+    view's trump first, then ♠♥♦♣, high rank first), not in the order the view lists it; at the
+    seat's first card to play, exactly the cards it may play are choosable, and one plays by taps."""
+    from selenium.webdriver.common.by import By
+
+    from frapnet.tui.faces import hand_order
+
+    for seed in range(11, 30):  # a deal where the view's own order is not the terminal's
+        host = Host("--players", "3", "--bots", "2", "--deals", "1", "--seed", str(seed), "--pause", "0.2",
+                    "--rematch", "0")
+        d = seeded_browser(browser)
+        try:
+            join(d, host.url, "Olga")
+
+            def playing():
+                v = state(d)["view"] or {}
+                return state(d)["closed"] is not None or (
+                    my_turn(d) and any(a["action"][0] == "play" for a in v.get("actions") or []))
+            play_until(d, playing, random.Random(seed), set())
+            v = state(d)["view"]
+            if state(d)["closed"] is not None or v["hand"] == hand_order(v["hand"], v.get("trump")):
+                d.quit()
+                continue
+            shown = [b.get_attribute("data-card") for b in d.find_elements(By.CSS_SELECTOR, "#hand button.card")]
+            assert shown == hand_order(v["hand"], v["trump"]) != v["hand"], (shown, v["hand"], v["trump"])
+            assert v["trump"] in "SHDC" and shown[0][-1] == v["trump"] or v["trump"] not in {c[-1] for c in shown}
+            plays = [a["action"][1] for a in v["actions"] if a["action"][0] == "play"]
+            choosable = [b.get_attribute("data-card") for b in d.find_elements(By.CSS_SELECTOR, "#hand button.choosable")]
+            assert sorted(choosable) == sorted(plays)
+            d.save_screenshot(str(shots_dir() / "web-hand-order.png"))
+            before = v["version"]
+            hand_cards(d)[plays[0]].click()
+            hand_cards(d)[plays[0]].click()  # a second tap plays it
+            wait(lambda: (state(d)["view"] or {}).get("version") != before, 10, "the play")
+            assert plays[0] not in (state(d)["view"].get("hand") or [])
+            return
+        finally:
+            host.stop()
+    raise AssertionError("no seed where the view's order differs from the terminal's")
+
+

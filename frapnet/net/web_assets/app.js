@@ -386,7 +386,7 @@
     const g = groups(v);
     const toggling = g.cards.length > 0;
     const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
-    const cards = Array.isArray(v.hand) ? v.hand.filter((c) => typeof c === "string") : null;
+    const cards = Array.isArray(v.hand) ? D.handOrder(v.hand, v.trump) : null;  // the terminal's order
     if (cards === null) {
       const k = isInt(v.hand_count) ? Math.min(64, Number(v.hand_count)) : 0;
       for (let i = 0; i < k; i++) hand.append(h("span", { class: "card back", title: t("face down") }, "?"));
