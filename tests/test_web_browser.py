@@ -715,3 +715,31 @@ def test_the_hand_is_in_the_terminal_clients_order_trumps_first_and_its_playable
     raise AssertionError("no seed where the view's order differs from the terminal's")
 
 
+FULL = ("--players", "2", "--bots", "2", "--seed", "3", "--bot-delay", "0.3", "--pause", "0.5")  # no seat free
+
+
+def open_join_form(d, url):
+    from selenium.webdriver.common.by import By
+    d.get(url)
+    wait(lambda: d.find_element(By.ID, "join-table").is_displayed(), 10, "the table's line")
+
+
+def test_a_seat_refused_with_table_full_leaves_the_status_badge_disconnected_not_connecting(browser):
+    """"Sit down" at a table with no seat free: the host refuses (table_full), the form says so, and
+    the status badge says "disconnected" ("отключено") — it used to stay on "connecting…"."""
+    from selenium.webdriver.common.by import By
+
+    host = Host(*FULL)
+    try:
+        for lang, gone, said in (("en", "disconnected", "every seat"), ("ru", "отключено", "Все места заняты")):
+            d = browser(lang=lang)
+            open_join_form(d, host.url)
+            d.find_element(By.ID, "join-name").send_keys("Olga")
+            d.find_element(By.ID, "join-play").click()
+            wait(lambda: said in d.find_element(By.ID, "join-error").text, 10, "the refusal")
+            time.sleep(1)  # the host closes the connection after its error
+            assert d.find_element(By.ID, "status").text == gone and state(d)["status"] == "closed"
+            assert d.find_element(By.ID, "join").is_displayed() and state(d)["welcome"] is None
+            d.save_screenshot(str(shots_dir() / f"web-join-refused-{lang}.png"))
+    finally:
+        host.stop()

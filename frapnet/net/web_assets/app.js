@@ -111,7 +111,7 @@
     ws.onclose = () => {
       if (gen !== S.gen) return;
       S.ws = null;
-      if (S.closed) { setStatus("closed"); return; }
+      if (S.closed || !S.want) { setStatus("closed"); return; }  // !S.want: refused at the door (onError)
       setStatus(S.joinedOnce ? "reconnecting" : "connecting");
       scheduleRetry();
     };
