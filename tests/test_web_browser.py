@@ -743,3 +743,39 @@ def test_a_seat_refused_with_table_full_leaves_the_status_badge_disconnected_not
             d.save_screenshot(str(shots_dir() / f"web-join-refused-{lang}.png"))
     finally:
         host.stop()
+
+
+def test_a_full_table_says_the_seats_are_taken_and_offers_watch_as_the_main_button(browser):
+    """No seat free ("0 of 2 seats free"): the join form says the seats are taken and "Watch" is the
+    main button — first, green, and the one Enter presses — with "Sit down" after it, in English
+    and in Russian."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    host = Host(*FULL)
+    try:
+        for lang, seats, full, watch, sit in (
+                ("en", "0 of 2 seats free", "All seats are taken; you can watch the game.", "Watch", "Sit down"),
+                ("ru", "свободно мест: 0 из 2", "Все места заняты; можно смотреть игру.", "Смотреть", "Сесть за стол")):
+            d = browser(lang=lang)
+            open_join_form(d, host.url)
+            assert d.find_element(By.ID, "join-seats").text == seats
+            assert d.find_element(By.ID, "join-full").text == full
+            row = d.find_elements(By.CSS_SELECTOR, "#join-form .row button")
+            assert [b.text for b in row] == [watch, sit] and [b.get_attribute("class") for b in row] == ["go", ""]
+            d.save_screenshot(str(shots_dir() / f"web-join-full-{lang}.png"))
+            d.find_element(By.ID, "join-name").send_keys("Olga", Keys.ENTER)  # Enter: the main button
+            wait(lambda: state(d)["view"] is not None, 10, "the spectator's first view")
+            assert state(d)["welcome"]["seat"] is None and state(d)["status"] == "connected"
+        # with a seat free, "Sit down" stays the main button and nothing says the seats are taken
+        free = Host("--players", "2", "--bots", "1", "--seed", "3")
+        try:
+            open_join_form(d, free.url)
+            row = d.find_elements(By.CSS_SELECTOR, "#join-form .row button")
+            assert [b.get_attribute("id") for b in row] == ["join-play", "join-watch"] and row[0].get_attribute("class") == "go"
+            assert not d.find_element(By.ID, "join-full").is_displayed()
+        finally:
+            free.stop()
+    finally:
+        host.stop()
+

@@ -320,19 +320,9 @@
       .then((info) => {
         const ts = info && Array.isArray(info.tables) ? info.tables : [];
         S.table = ts.length === 1 && ts[0] && typeof ts[0] === "object" ? ts[0] : null;
-        showTable();
+        D.renderJoinTable();
       })
       .catch(() => { /* an older host, or none: the form without the table's line */ });
-  }
-  function showTable() {
-    const ti = S.table;
-    el("join-table").hidden = !ti;
-    if (!ti) return;
-    el("join-table-name").textContent = plain(ti.name);
-    el("join-game").textContent = plain(ti.title || ti.game);
-    el("join-seats").textContent = isInt(ti.seats_free) && isInt(ti.players)
-      ? t("{k} of {n} seats free", { k: amount(ti.seats_free), n: amount(ti.players) }) : "";
-    if (ti.password === true) el("join-password-row").hidden = false;
   }
   function setStatus(s) {
     S.status = s;
@@ -451,8 +441,8 @@
     render();
   }
   // --- the page's controls ----------------------------------------------------------------------------
-  el("join-form").addEventListener("submit", (e) => { e.preventDefault(); join(false); });
-  el("join-watch").addEventListener("click", () => join(true));
+  // both buttons submit; Enter presses the first, the main one (Watch when no seat is free: tableview.js)
+  el("join-form").addEventListener("submit", (e) => { e.preventDefault(); join(e.submitter ? e.submitter.id === "join-watch" : !el("join-full").hidden); });
   function join(spectate) {
     const nm = el("join-name").value.trim();
     const clean = plain(nm).split(/\s+/).join(" ").trim();

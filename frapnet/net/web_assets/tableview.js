@@ -1,10 +1,11 @@
 // The web page's drawing (docs/web.md): DOM helpers, the cards (a hand in the terminal client's
-// order), and the table's parts drawn from the latest view — the facts line, the seats, the rules
-// and the last deal's report, whose turn it is (with the turn clock), the score sheet, the log, the
-// closed table. Text from the network is only ever put in the page as text (textContent), never as
-// HTML. app.js makes one drawer with window.FrapnetDraw(page): page.S (the page's state: view,
-// welcome, sheet, log, rematch, closed), page.t (its words), page.lang() (its language), and its
-// helpers plain, cleanName, isInt, amount.
+// order), the join form's line about the table (from /table.json), and the table's parts drawn from
+// the latest view — the facts line, the seats, the rules and the last deal's report, whose turn it
+// is (with the turn clock), the score sheet, the log, the closed table. Text from the network is
+// only ever put in the page as text (textContent), never as HTML. app.js makes one drawer with
+// window.FrapnetDraw(page): page.S (the page's state: view, welcome, sheet, log, rematch, closed,
+// table), page.t (its words), page.lang() (its language), and its helpers plain, cleanName, isInt,
+// amount.
 "use strict";
 
 window.FrapnetDraw = function (page) {
@@ -58,6 +59,23 @@ window.FrapnetDraw = function (page) {
     const v = S.view || {};
     const n = Array.isArray(v.names) ? v.names[i] : "";
     return (typeof n === "string" && cleanName(n)) || "#" + (i + 1);
+  }
+
+  // the join form's line about the table (GET /table.json, docs/web.md; issue #10): with no seat
+  // free, "Watch" is the main button — the first, which Enter presses — and the page says why
+  function renderJoinTable() {
+    const ti = S.table, full = !!ti && isInt(ti.seats_free) && Number(ti.seats_free) === 0;
+    el("join-full").hidden = !full;
+    el("join-play").className = full ? "" : "go";
+    el("join-watch").className = full ? "go" : "";
+    el("join-watch").parentNode.prepend(el(full ? "join-watch" : "join-play"));
+    el("join-table").hidden = !ti;
+    if (!ti) return;
+    el("join-table-name").textContent = plain(ti.name);
+    el("join-game").textContent = plain(ti.title || ti.game);
+    el("join-seats").textContent = isInt(ti.seats_free) && isInt(ti.players)
+      ? t("{k} of {n} seats free", { k: amount(ti.seats_free), n: amount(ti.players) }) : "";
+    if (ti.password === true) el("join-password-row").hidden = false;
   }
 
   function renderRules(v) {
@@ -279,6 +297,6 @@ window.FrapnetDraw = function (page) {
     return pot === null ? "" : t("{amount} is left in the {pot}, unplayed.", { amount: pot, pot: plain(word) });
   }
 
-  return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderRules, renderFacts, renderSeats,
-    groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed, unplayed };
+  return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderJoinTable, renderRules,
+    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed, unplayed };
 };
