@@ -779,3 +779,24 @@ def test_a_full_table_says_the_seats_are_taken_and_offers_watch_as_the_main_butt
     finally:
         host.stop()
 
+
+def test_watch_with_no_name_watches_as_spectator(browser):
+    """A spectator needs a name on the protocol too (docs/protocol.md hello: 1–32 characters): "Watch"
+    with the name left empty watches as "Spectator" ("Зритель" on a Russian page), not saved as the
+    player's name; "Sit down" with no name is still refused."""
+    from selenium.webdriver.common.by import By
+
+    host = Host(*FULL)
+    try:
+        for lang, spectator in (("en", "Spectator"), ("ru", "Зритель")):
+            d = browser(lang=lang)
+            open_join_form(d, host.url)
+            d.find_element(By.ID, "join-watch").click()
+            wait(lambda: state(d)["view"] is not None, 10, "the spectator's first view")
+            assert state(d)["welcome"]["seat"] is None and state(d)["status"] == "connected"
+            assert d.execute_script("return window.frapnet.want.name") == spectator
+            assert d.find_element(By.ID, "turn").text.startswith({"en": "Watching.", "ru": "Вы смотрите."}[lang])
+            assert d.execute_script("return (JSON.parse(localStorage.getItem('frapnet@' + location.host)) || {}).name") is None
+    finally:
+        host.stop()
+

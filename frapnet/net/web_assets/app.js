@@ -444,7 +444,9 @@
   // both buttons submit; Enter presses the first, the main one (Watch when no seat is free: tableview.js)
   el("join-form").addEventListener("submit", (e) => { e.preventDefault(); join(e.submitter ? e.submitter.id === "join-watch" : !el("join-full").hidden); });
   function join(spectate) {
-    const nm = el("join-name").value.trim();
+    // a spectator needs a name too (protocol.md hello): one left empty watches as "Spectator", not saved
+    const typed = cleanName(el("join-name").value) ? el("join-name").value.trim() : "";
+    const nm = typed || (spectate ? t("Spectator") : "");
     const clean = plain(nm).split(/\s+/).join(" ").trim();
     if (!clean) { el("join-error").textContent = t("Enter a name."); return; }
     if (Array.from(clean).length > NAME_MAX) { // the host would cut it: say so, as frapnet join --name does
@@ -452,7 +454,7 @@
       return;
     }
     el("join-error").textContent = "";
-    save({ name: nm });
+    if (typed) save({ name: nm });
     S.closed = null;
     connect({ name: nm, spectate: spectate, password: el("join-password").value || null });
   }
