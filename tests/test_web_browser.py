@@ -671,3 +671,132 @@ def test_the_page_asks_play_again_and_the_new_match_keeps_the_seats(browser, tmp
     second = json.loads((tmp_path / "m.2.json").read_text())
     assert len(second["deals"]) == 1 and second["players"] == 2
     assert json.loads(rec.read_text())["deals"][0] != second["deals"][0]
+
+
+def test_the_hand_is_in_the_terminal_clients_order_trumps_first_and_its_playable_cards_stay_clickable(browser):
+    """The page shows the hand as the terminal client does (frapnet/tui/faces.py hand_order: the
+    view's trump first, then ♠♥♦♣, high rank first), not in the order the view lists it; at the
+    seat's first card to play, exactly the cards it may play are choosable, and one plays by taps."""
+    from selenium.webdriver.common.by import By
+
+    from frapnet.tui.faces import hand_order
+
+    for seed in range(11, 30):  # a deal where the view's own order is not the terminal's
+        host = Host("--players", "3", "--bots", "2", "--deals", "1", "--seed", str(seed), "--pause", "0.2",
+                    "--rematch", "0")
+        d = seeded_browser(browser)
+        try:
+            join(d, host.url, "Olga")
+
+            def playing():
+                v = state(d)["view"] or {}
+                return state(d)["closed"] is not None or (
+                    my_turn(d) and any(a["action"][0] == "play" for a in v.get("actions") or []))
+            play_until(d, playing, random.Random(seed), set())
+            v = state(d)["view"]
+            if state(d)["closed"] is not None or v["hand"] == hand_order(v["hand"], v.get("trump")):
+                d.quit()
+                continue
+            shown = [b.get_attribute("data-card") for b in d.find_elements(By.CSS_SELECTOR, "#hand button.card")]
+            assert shown == hand_order(v["hand"], v["trump"]) != v["hand"], (shown, v["hand"], v["trump"])
+            assert v["trump"] in "SHDC" and shown[0][-1] == v["trump"] or v["trump"] not in {c[-1] for c in shown}
+            plays = [a["action"][1] for a in v["actions"] if a["action"][0] == "play"]
+            choosable = [b.get_attribute("data-card") for b in d.find_elements(By.CSS_SELECTOR, "#hand button.choosable")]
+            assert sorted(choosable) == sorted(plays)
+            d.save_screenshot(str(shots_dir() / "web-hand-order.png"))
+            before = v["version"]
+            hand_cards(d)[plays[0]].click()
+            hand_cards(d)[plays[0]].click()  # a second tap plays it
+            wait(lambda: (state(d)["view"] or {}).get("version") != before, 10, "the play")
+            assert plays[0] not in (state(d)["view"].get("hand") or [])
+            return
+        finally:
+            host.stop()
+    raise AssertionError("no seed where the view's order differs from the terminal's")
+
+
+FULL = ("--players", "2", "--bots", "2", "--seed", "3", "--bot-delay", "0.3", "--pause", "0.5")  # no seat free
+
+
+def open_join_form(d, url):
+    from selenium.webdriver.common.by import By
+    d.get(url)
+    wait(lambda: d.find_element(By.ID, "join-table").is_displayed(), 10, "the table's line")
+
+
+def test_a_seat_refused_with_table_full_leaves_the_status_badge_disconnected_not_connecting(browser):
+    """"Sit down" at a table with no seat free: the host refuses (table_full), the form says so, and
+    the status badge says "disconnected" ("отключено") — it used to stay on "connecting…"."""
+    from selenium.webdriver.common.by import By
+
+    host = Host(*FULL)
+    try:
+        for lang, gone, said in (("en", "disconnected", "every seat"), ("ru", "отключено", "Все места заняты")):
+            d = browser(lang=lang)
+            open_join_form(d, host.url)
+            d.find_element(By.ID, "join-name").send_keys("Olga")
+            d.find_element(By.ID, "join-play").click()
+            wait(lambda: said in d.find_element(By.ID, "join-error").text, 10, "the refusal")
+            time.sleep(1)  # the host closes the connection after its error
+            assert d.find_element(By.ID, "status").text == gone and state(d)["status"] == "closed"
+            assert d.find_element(By.ID, "join").is_displayed() and state(d)["welcome"] is None
+            d.save_screenshot(str(shots_dir() / f"web-join-refused-{lang}.png"))
+    finally:
+        host.stop()
+
+
+def test_a_full_table_says_the_seats_are_taken_and_offers_watch_as_the_main_button(browser):
+    """No seat free ("0 of 2 seats free"): the join form says the seats are taken and "Watch" is the
+    main button — first, green, and the one Enter presses — with "Sit down" after it, in English
+    and in Russian."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    host = Host(*FULL)
+    try:
+        for lang, seats, full, watch, sit in (
+                ("en", "0 of 2 seats free", "All seats are taken; you can watch the game.", "Watch", "Sit down"),
+                ("ru", "свободно мест: 0 из 2", "Все места заняты; можно смотреть игру.", "Смотреть", "Сесть за стол")):
+            d = browser(lang=lang)
+            open_join_form(d, host.url)
+            assert d.find_element(By.ID, "join-seats").text == seats
+            assert d.find_element(By.ID, "join-full").text == full
+            row = d.find_elements(By.CSS_SELECTOR, "#join-form .row button")
+            assert [b.text for b in row] == [watch, sit] and [b.get_attribute("class") for b in row] == ["go", ""]
+            d.save_screenshot(str(shots_dir() / f"web-join-full-{lang}.png"))
+            d.find_element(By.ID, "join-name").send_keys("Olga", Keys.ENTER)  # Enter: the main button
+            wait(lambda: state(d)["view"] is not None, 10, "the spectator's first view")
+            assert state(d)["welcome"]["seat"] is None and state(d)["status"] == "connected"
+        # with a seat free, "Sit down" stays the main button and nothing says the seats are taken
+        free = Host("--players", "2", "--bots", "1", "--seed", "3")
+        try:
+            open_join_form(d, free.url)
+            row = d.find_elements(By.CSS_SELECTOR, "#join-form .row button")
+            assert [b.get_attribute("id") for b in row] == ["join-play", "join-watch"] and row[0].get_attribute("class") == "go"
+            assert not d.find_element(By.ID, "join-full").is_displayed()
+        finally:
+            free.stop()
+    finally:
+        host.stop()
+
+
+def test_watch_with_no_name_watches_as_spectator(browser):
+    """A spectator needs a name on the protocol too (docs/protocol.md hello: 1–32 characters): "Watch"
+    with the name left empty watches as "Spectator" ("Зритель" on a Russian page), not saved as the
+    player's name; "Sit down" with no name is still refused."""
+    from selenium.webdriver.common.by import By
+
+    host = Host(*FULL)
+    try:
+        for lang, spectator in (("en", "Spectator"), ("ru", "Зритель")):
+            d = browser(lang=lang)
+            open_join_form(d, host.url)
+            d.find_element(By.ID, "join-watch").click()
+            wait(lambda: state(d)["view"] is not None, 10, "the spectator's first view")
+            assert state(d)["welcome"]["seat"] is None and state(d)["status"] == "connected"
+            assert d.execute_script("return window.frapnet.want.name") == spectator
+            assert d.find_element(By.ID, "turn").text.startswith({"en": "Watching.", "ru": "Вы смотрите."}[lang])
+            assert d.execute_script("return (JSON.parse(localStorage.getItem('frapnet@' + location.host)) || {}).name") is None
+    finally:
+        host.stop()
+

@@ -111,7 +111,7 @@
     ws.onclose = () => {
       if (gen !== S.gen) return;
       S.ws = null;
-      if (S.closed) { setStatus("closed"); return; }
+      if (S.closed || !S.want) { setStatus("closed"); return; }  // !S.want: refused at the door (onError)
       setStatus(S.joinedOnce ? "reconnecting" : "connecting");
       scheduleRetry();
     };
@@ -320,19 +320,9 @@
       .then((info) => {
         const ts = info && Array.isArray(info.tables) ? info.tables : [];
         S.table = ts.length === 1 && ts[0] && typeof ts[0] === "object" ? ts[0] : null;
-        showTable();
+        D.renderJoinTable();
       })
       .catch(() => { /* an older host, or none: the form without the table's line */ });
-  }
-  function showTable() {
-    const ti = S.table;
-    el("join-table").hidden = !ti;
-    if (!ti) return;
-    el("join-table-name").textContent = plain(ti.name);
-    el("join-game").textContent = plain(ti.title || ti.game);
-    el("join-seats").textContent = isInt(ti.seats_free) && isInt(ti.players)
-      ? t("{k} of {n} seats free", { k: amount(ti.seats_free), n: amount(ti.players) }) : "";
-    if (ti.password === true) el("join-password-row").hidden = false;
   }
   function setStatus(s) {
     S.status = s;
@@ -386,7 +376,7 @@
     const g = groups(v);
     const toggling = g.cards.length > 0;
     const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
-    const cards = Array.isArray(v.hand) ? v.hand.filter((c) => typeof c === "string") : null;
+    const cards = Array.isArray(v.hand) ? D.handOrder(v.hand, v.trump) : null;  // the terminal's order
     if (cards === null) {
       const k = isInt(v.hand_count) ? Math.min(64, Number(v.hand_count)) : 0;
       for (let i = 0; i < k; i++) hand.append(h("span", { class: "card back", title: t("face down") }, "?"));
@@ -451,10 +441,12 @@
     render();
   }
   // --- the page's controls ----------------------------------------------------------------------------
-  el("join-form").addEventListener("submit", (e) => { e.preventDefault(); join(false); });
-  el("join-watch").addEventListener("click", () => join(true));
+  // both buttons submit; Enter presses the first, the main one (Watch when no seat is free: tableview.js)
+  el("join-form").addEventListener("submit", (e) => { e.preventDefault(); join(e.submitter ? e.submitter.id === "join-watch" : !el("join-full").hidden); });
   function join(spectate) {
-    const nm = el("join-name").value.trim();
+    // a spectator needs a name too (protocol.md hello): one left empty watches as "Spectator", not saved
+    const typed = cleanName(el("join-name").value) ? el("join-name").value.trim() : "";
+    const nm = typed || (spectate ? t("Spectator") : "");
     const clean = plain(nm).split(/\s+/).join(" ").trim();
     if (!clean) { el("join-error").textContent = t("Enter a name."); return; }
     if (Array.from(clean).length > NAME_MAX) { // the host would cut it: say so, as frapnet join --name does
@@ -462,7 +454,7 @@
       return;
     }
     el("join-error").textContent = "";
-    save({ name: nm });
+    if (typed) save({ name: nm });
     S.closed = null;
     connect({ name: nm, spectate: spectate, password: el("join-password").value || null });
   }

@@ -1,9 +1,11 @@
-// The web page's drawing (docs/web.md): DOM helpers, the cards, and the table's parts drawn from
+// The web page's drawing (docs/web.md): DOM helpers, the cards (a hand in the terminal client's
+// order), the join form's line about the table (from /table.json), and the table's parts drawn from
 // the latest view — the facts line, the seats, the rules and the last deal's report, whose turn it
 // is (with the turn clock), the score sheet, the log, the closed table. Text from the network is
 // only ever put in the page as text (textContent), never as HTML. app.js makes one drawer with
-// window.FrapnetDraw(page): page.S (the page's state: view, welcome, sheet, log, rematch, closed),
-// page.t (its words), page.lang() (its language), and its helpers plain, cleanName, isInt, amount.
+// window.FrapnetDraw(page): page.S (the page's state: view, welcome, sheet, log, rematch, closed,
+// table), page.t (its words), page.lang() (its language), and its helpers plain, cleanName, isInt,
+// amount.
 "use strict";
 
 window.FrapnetDraw = function (page) {
@@ -34,6 +36,19 @@ window.FrapnetDraw = function (page) {
     return ((page.lang() === "ru" && RANKS_RU[r]) || r) + SUITS[c.slice(-1)];
   }
   function cardRed(c) { return c === "RJ" || (isCard(c) && "HD".includes(c.slice(-1))); }
+  // the order a hand is shown in, as the terminal client's (frapnet/tui/faces.py hand_order): by
+  // suit — the view's trump first, then ♠♥♦♣ — high rank first, jokers last; no game rules
+  const RANK_VALUE = { J: 11, Q: 12, K: 13, A: 14 };
+  function handOrder(cards, trump) {
+    const suits = ["S", "H", "D", "C"].filter((x) => x !== trump);
+    if (SUITS[trump]) suits.unshift(trump);
+    const key = (c) => {
+      const s = isCard(c) && c !== "RJ" && c !== "BJ" ? c.slice(-1) : null;
+      return [s ? suits.indexOf(s) : 9, s ? -(RANK_VALUE[c.slice(0, -1)] || Number(c.slice(0, -1))) : 0, c];
+    };
+    const cmp = (a, b) => { for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1; return 0; };
+    return cards.filter((c) => typeof c === "string").sort((a, b) => cmp(key(a), key(b)));
+  }
   function cardEl(c, small) {
     return h("span", { class: "card" + (small ? " small" : "") + (cardRed(c) ? " red" : ""), "data-card": c }, cardFace(c));
   }
@@ -44,6 +59,23 @@ window.FrapnetDraw = function (page) {
     const v = S.view || {};
     const n = Array.isArray(v.names) ? v.names[i] : "";
     return (typeof n === "string" && cleanName(n)) || "#" + (i + 1);
+  }
+
+  // the join form's line about the table (GET /table.json, docs/web.md; issue #10): with no seat
+  // free, "Watch" is the main button — the first, which Enter presses — and the page says why
+  function renderJoinTable() {
+    const ti = S.table, full = !!ti && isInt(ti.seats_free) && Number(ti.seats_free) === 0;
+    el("join-full").hidden = !full;
+    el("join-play").className = full ? "" : "go";
+    el("join-watch").className = full ? "go" : "";
+    el("join-watch").parentNode.prepend(el(full ? "join-watch" : "join-play"));
+    el("join-table").hidden = !ti;
+    if (!ti) return;
+    el("join-table-name").textContent = plain(ti.name);
+    el("join-game").textContent = plain(ti.title || ti.game);
+    el("join-seats").textContent = isInt(ti.seats_free) && isInt(ti.players)
+      ? t("{k} of {n} seats free", { k: amount(ti.seats_free), n: amount(ti.players) }) : "";
+    if (ti.password === true) el("join-password-row").hidden = false;
   }
 
   function renderRules(v) {
@@ -265,6 +297,6 @@ window.FrapnetDraw = function (page) {
     return pot === null ? "" : t("{amount} is left in the {pot}, unplayed.", { amount: pot, pot: plain(word) });
   }
 
-  return { el, h, isCard, cardFace, cardRed, cardEl, ui, uiList, name, renderRules, renderFacts, renderSeats,
-    groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed, unplayed };
+  return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderJoinTable, renderRules,
+    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed, unplayed };
 };

@@ -30,6 +30,7 @@
       "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
       "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
       "{k} of {n} seats free": "свободно мест: {k} из {n}",
+      "All seats are taken; you can watch the game.": "Все места заняты; можно смотреть игру.", "Spectator": "Зритель",
       // the host's closing reasons (docs/protocol.md "closing"; issue #10)
       "match over": "партия окончена", "host stopping": "хост останавливается", "you left the table": "вы вышли из-за стола",
       // the amounts' limit (frapnet/net/amounts.py NEAR, PAST; F6)
