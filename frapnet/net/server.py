@@ -31,7 +31,8 @@ that get themselves closed and never close their end cannot pile up."""
 
 PACED = frozenset(("act", "nonce_hash", "nonce"))
 """Client messages the game paces (an action; a deal's shuffle answers, two per deal): free once
-accepted, and never dropped for going over the rate — only the hard limit counts them."""
+accepted, and never dropped for going over the rate; a refused one counts, and only the hard
+limit (the connection closed) stops a flood of them."""
 
 
 class HostProtocol(wire.FramedProtocol, TimeoutMixin):

@@ -213,4 +213,3 @@ def fit_lines(text: str, columns: int | None = None) -> str:
         cells = max(20, columns - 1 - len(indent))
         out += [indent + (" " if i else "") + part for i, part in enumerate(wrap(body, cells, cells - 1))]
     return "\n".join(out)
-
