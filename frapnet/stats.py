@@ -113,7 +113,7 @@ def summary(stats: dict) -> str:
         lines.append(f"{for_terminal(p['name'])}: {p['matches']} match(es), {p['deals']} deal(s)")
         for game, g in sorted(p["games"].items()):
             game = for_terminal(game)
-            net = f"{g['net']:+d} {g['unit']}" if g["net"] else f"0 {g['unit']}"
+            net = f"{g['net']:+d}".replace("-", "\u2212") + f" {g['unit']}" if g["net"] else f"0 {g['unit']}"  # −, as on screen
             extra = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(g["counts"].items()))
             lines.append(f"  {game}: {g['matches']} match(es), {g['deals']} deal(s), net {net}"
                          + (f"; {extra}" if extra else ""))

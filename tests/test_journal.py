@@ -449,6 +449,7 @@ def test_stats_and_export_list_escape_names_read_from_the_journal_issue_9(tmp_pa
     assert lines[:2] == ["1 match(es) in the journal", f"{HOSTILE_SHOWN}: 1 match(es), 1 deal(s)"]
     assert lines[2].startswith("  frap: 1 match(es), 1 deal(s), net ") and lines[3] == "P1: 1 match(es), 1 deal(s)"
     assert len(lines) == 9 and not any(c in out for c in "\x1b\x07\x9b\u202e\t")
+    assert "net \u2212" in out and "net -" not in out  # a loss signed as on every screen (−, not -)
     out = _run(stats_cmd, capsys, db=db, json=True, plugins_dir=[])
     assert not any(c in out for c in "\x1b\x07\x9b\u202e") and out.count("\n") == 1
     assert "\\u009b31m\\u202eevil\\nBot 9" in out  # escaped in the JSON text itself
