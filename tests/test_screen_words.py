@@ -188,6 +188,11 @@ def test_the_settlement_signs_every_change_and_says_which_column_is_the_total(la
     ivan = next(ln for ln in box.splitlines() if ln.startswith(" Ivan"))
     assert ivan.split() == ["Ivan", "0", "—", "−1600", "−1600", fmt_amount(st.balances[1])]
     assert legend in box
+    # the table's lines keep two cells before the box's right border (a newcomer saw "−33710900│")
+    table = [ln for ln in box.splitlines() if ln.startswith(" ") and ln.strip() and ln.split()[0] in
+             (["player" if lang == "en" else "игрок"] + [r["name"] for r in s.settlement["rows"]])]
+    assert len(table) == 5 and all(ln.endswith("  ") and not ln.endswith("   ") for ln in table), table
+    assert all(not ln.endswith(" ") for ln in text_of(render.settlement(s, 40)).splitlines()[2:7])  # no room: none
     assert ("Pot 1600 carried to the next deal." if lang == "en" else "Кон 1600 переходит в следующую сдачу.") in box
     logged = [t for _k, t in s.log]
     assert ("Deal over: remises Ivan −1600; pot 1600" if lang == "en"

@@ -138,7 +138,7 @@ class ClientApp:
         body = DynamicContainer(lambda: small if self.too_small() else main)
         main = HSplit([self.top, rule, self.log, self.chat_line, status])
         self.root = FloatContainer(body, floats=[
-            overlay("settlement", lambda: render.settlement(s)),
+            overlay("settlement", lambda: render.settlement(s, self._width())),
             overlay("scores", lambda: render.score_sheet(s, self._width(), self._rows())),
             overlay("help", lambda: render.help_screen(s, self._rows(), self._width())),
             overlay("quit", lambda: render.quit_dialog(s)),

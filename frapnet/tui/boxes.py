@@ -65,11 +65,12 @@ def quit_dialog(s: Screen) -> list:
             ("class:key", " [y]"), ("", " " + _("leave") + "   "), ("class:key", "[n]"), ("", " " + _("stay") + " ")]
 
 
-def settlement(s: Screen) -> list:
+def settlement(s: Screen, w: int = 80) -> list:
     """The settlement of the last deal: per seat the game's columns (``ui.report``: Frap's tricks,
     trick money and remise, F23/F24; the declarer's bid; who lost; deal points), the change over
     the deal and the balance or points after it, and a line saying which of the two is which; the
-    game's notes; what happens to the pot."""
+    game's notes; what happens to the pot. The table's lines keep a margin before the box's right
+    border while the box still fits ``w`` columns."""
     _ = s._
     st = s.settlement or {}
     out = [("class:title", " " + _("Deal {n} settled").format(n=st.get("deal_no", "?")) + " "), ("", "\n\n")]
@@ -84,7 +85,10 @@ def settlement(s: Screen) -> list:
                      + ["" if r["net"] is None else amount_text(r["net"], signed),
                         "" if r["balance"] is None else amount_text(r["balance"], signed)],
                      r["seat"] == s.seat))
-    out += _table(head, mins, rows)
+    table = _table(head, mins, rows)
+    if max(width(t) for _st, t in table) + 5 <= w:  # 2 cells of margin, the borders: the box still fits
+        table = [(st, t[:-1] + "  \n") for st, t in table]
+    out += table
     out += [("", "\n "), ("class:dim", _("“{change}” is the change over the deal, “{total}” the total after it.").format(
         change=_("this deal"), total=total) + " ")]  # a margin before the border
     for note in st.get("notes", ()):
