@@ -100,6 +100,13 @@ def test_the_terminal_keeps_the_deals_it_saw_when_the_host_lists_only_the_latest
     assert rows[0] == (8, [a - b for a, b in zip(st.totals[7]["after"], before)], st.totals[7]["after"])
     assert rows[-1][2] == st.balances and late.sheet_total() == st.balances
     assert early.score_rows()[7:] == rows  # the same 50 deals, the same figures
+    # a client that missed a rematch keeps none of the former match's deals (they do not lead to
+    # the new match's sheet_base)
+    former = screen_at(played(4, 10, seed=1), 2)
+    new = played(4, 60, seed=2)
+    former.set_view(view(new, 2))
+    assert [r[0] for r in former.score_rows()] == list(range(11, 61))
+    assert former.score_rows()[0][1] == [a - b for a, b in zip(new.totals[10]["after"], new.totals[9]["after"])]
     for s in (early, late):
         assert "(the last 15 of 57 deals)" in text_of(render.score_sheet(s, 80))
     # at the protocol's largest amounts the host lists fewer deals: the line says how many are shown

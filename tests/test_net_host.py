@@ -485,6 +485,23 @@ def test_a_burst_of_other_messages_never_costs_a_move_or_a_deals_nonce():
     assert not c.open  # the hard limit still closes a flood
 
 
+def test_refused_acts_over_the_rate_get_no_answer_of_their_own_and_the_hard_limit_closes():
+    """A flood of refused acts (stale ones) is answered as a flood of pings is: 50 answers a second,
+    then one ``flood`` error and silence; past 200 the connection closes."""
+    table, factory, clock, conns = seated(deals=3)
+    c = conns[0]
+    c.read()
+    clock.advance(1.1)  # a fresh one-second window (the hello counted in the last one)
+    v = table.state.version
+    for _ in range(120):
+        c.act(["look"], version=v + 1000)  # newer than the table's: stale
+    codes = [m["code"] for m in c.read() if m["type"] == "error"]
+    assert codes.count("stale") == 50 and codes.count("flood") == 1 and c.open and table.state.version == v
+    for _ in range(100):
+        c.act(["look"], version=v + 1000)
+    assert not c.open
+
+
 def test_match_ends_when_the_game_says_so_K12(registry):
     """Without --deals the table runs until the game's match is over (Frak You K12), then closes."""
     if "frak_you" not in registry.games:

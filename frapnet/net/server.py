@@ -100,12 +100,16 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             self.dropConnection("flood")
             return True
         if soft and self._count > self.factory.rate:
-            if not self._flood_told:
-                self._flood_told = True
-                self.sendMessage(error_message("flood", f"more than {self.factory.rate} messages a second; "
-                                                        "messages are being dropped"))
+            self._tell_flood()
             return True
         return False
+
+    def _tell_flood(self) -> None:
+        """The one ``flood`` error of this window: messages are being dropped."""
+        if not self._flood_told:
+            self._flood_told = True
+            self.sendMessage(error_message("flood", f"more than {self.factory.rate} messages a second; "
+                                                    "messages are being dropped"))
 
     def messageReceived(self, raw: dict) -> None:
         # An accepted action or shuffle answer costs nothing, and those are never dropped for
@@ -129,6 +133,9 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
                     self._count -= 1  # a shuffle answer taken (a refused one raised): refund
         except ProtocolError as exc:
             self._log_refusal(kind, exc)
+            if paced and self._count > self.factory.rate and not exc.fatal:
+                self._tell_flood()  # a refused act or shuffle answer over the rate: unanswered, as others are
+                return
             self.sendMessage(exc.to_message())
             if exc.fatal:
                 self.dropConnection(exc.message)

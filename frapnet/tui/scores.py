@@ -39,8 +39,11 @@ class ScoresMixin:
         self._sheet_seen = seen
         prev = list(base) if base is not None else [0] * len(rows[0]["after"])
         # a sheet from the match's first deal is the whole match: exactly the host's; else the
-        # deals before its first row are kept from what this client saw
-        scores = {} if base is None else {d: x for d, x in self.scores.items() if d < first}
+        # deals before its first row are kept from what this client saw — if they lead to it (the
+        # deal just before ends at sheet_base), so never a former match's (a rematch missed)
+        before = self.scores.get(first - 1)
+        kept = base is not None and before is not None and before["after"] == list(base)
+        scores = {d: x for d, x in self.scores.items() if d < first} if kept else {}
         for r in rows:
             self._bases[r["deal"]] = prev
             scores[r["deal"]] = {"net": [a - b for a, b in zip(r["after"], prev)], "after": list(r["after"])}

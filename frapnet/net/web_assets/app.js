@@ -267,7 +267,9 @@
         deal: Number(r.deal), balances: r.after, pot: isInt(r.pot) ? r.pot : null, ledger: v.ledger || "chips" }));
       // from the match's first deal (no sheet_base): the whole sheet; else the older deals this page saw stay
       const cut = Array.isArray(v.sheet_base) && rows.length, first = cut ? rows[0].deal : 0;
-      S.sheet = cut ? S.sheet.filter((r) => r.deal < first).concat(rows).slice(-SHEET_MAX) : rows;
+      const prev = cut && S.sheet.find((r) => r.deal === first - 1);  // kept only if it leads to the host's rows
+      const leads = prev && String(prev.balances) === String(v.sheet_base);  // (not a former match's)
+      S.sheet = leads ? S.sheet.filter((r) => r.deal < first).concat(rows).slice(-SHEET_MAX) : rows;
       S.sheetBase = cut ? { deal: first, balances: v.sheet_base } : null;
     } else if (v.last_report && isInt(v.deal_no) && !S.sheet.some((r) => r.deal === Number(v.deal_no))
         && !(v.to_act && v.to_act.length)) addSheetRow(v.last_report, v.deal_no);
