@@ -107,7 +107,7 @@ def test_the_terminal_standings_show_the_unplayed_pot_and_the_unfinished_deal_F2
     _, ru_conns, _, _ = _stopped_in_deal_2(2, "ru")
     ru = _screen(ru_conns[0], "ru").standings_text().splitlines()
     assert ru[0] == "Итог партии — Фрап, доиграно сдач: 1 (счёт):"
-    assert ru[-1] == " Сдача 2 не доиграна: несыгранным остаётся (кон): 400 — то, что каждый внёс туда, учтено в " \
+    assert ru[-1] == " Сдача 2 не доиграна, неразыгранным осталось: кон 400 — то, что каждый внёс туда, учтено в " \
                      "счёте выше."
 
 
@@ -184,10 +184,10 @@ def test_the_web_page_says_the_same_under_its_result_line_F28():
         closing = next(m for m in conns[0].log if m["type"] == "closing")
         s = _screen(conns[0], lang)
         assert page_says(conns[0].view, closing["result"], lang) == s.unplayed_sentence() != ""
-    assert s.unplayed_sentence() == ("Сдача 2 не доиграна: несыгранным остаётся (кон): 400 — то, что каждый внёс туда, "
+    assert s.unplayed_sentence() == ("Сдача 2 не доиграна, неразыгранным осталось: кон 400 — то, что каждый внёс туда, "
                                      "учтено в счёте выше.")
     view = conns[0].view
     over = {"deals": 1, "unfinished": False, "match_over": False, "balances": [-300, -500, 0, 0], "pot": 800}
-    assert page_says(view, over, "ru") == "Несыгранным остаётся (кон): 800."
+    assert page_says(view, over, "ru") == "Осталось неразыгранным: кон 800."
     assert page_says(view, dict(over, pot=0)) == ""
     assert page_says(view, {"balances": [1, -1]}) == ""  # an older host: the result line alone, as before
