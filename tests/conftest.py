@@ -62,6 +62,19 @@ def registry():
     return default_registry()
 
 
+def pytest_sessionfinish(session, exitstatus):
+    """The tmux servers of the terminal tests (``tmux -L frapnet-…-PID-…``: tests/test_tui_tmux.py,
+    test_match_end_tmux.py, test_web_browser.py) are killed by each test; their socket files are
+    removed here — this process's only — so that a machine running the suite often does not
+    gather thousands of them."""
+    folder = Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}"
+    for sock in folder.glob(f"frapnet-*-{os.getpid()}-*"):
+        try:
+            sock.unlink()
+        except OSError:
+            pass
+
+
 def pytest_configure(config):
     # tests/test_install.py (pip into a fresh venv, ~30 s): CI runs it; `-m "not slow"` skips it
     config.addinivalue_line("markers", "slow: slow tests (pip installs); deselect with -m 'not slow'")
