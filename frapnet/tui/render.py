@@ -396,8 +396,9 @@ def too_small(s: Screen, w: int, h: int) -> list:
 def status_bar(s: Screen, w: int) -> list:
     """The bottom line: key hints on the left, the connection on the right."""
     _ = s._
+    bell = " · ♪" if s.bell else ""
     left = " " + (_("? help · . last trick · = scores · q quit") if s.ended  # no chat once the connection is over
-                  else _("? help · . last trick · = scores · Tab chat · q quit")) + (" · ♪" if s.bell else "")
+                  else _("? help · . last trick · = scores · Tab chat · q quit")) + bell
     st = {"connecting": _("connecting…"), "connected": _("connected"),
           "reconnecting": _("connection lost — reconnecting…"), "closed": _("disconnected")}.get(s.status, s.status)
     if s.replaced:  # the table goes on, at another connection with this seat's token
@@ -413,7 +414,7 @@ def status_bar(s: Screen, w: int) -> list:
         fair = [("class:status.ok", " " + _("✓ deal {n} fair").format(n=s.fair_deal) + " ")]
     used = width(right) + sum(width(t) for _s, t in fair)
     if width(left) + used > w:  # the connection's state and the fairness need the room: the short hints
-        left = " " + _("? help · q quit") + (" · ♪" if s.bell else "")
+        left = " " + _("? help · q quit") + bell
     return [("class:status", pad(left, max(0, w - used)))] + fair + [(style, right)]
 
 
