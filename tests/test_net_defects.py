@@ -323,6 +323,26 @@ def test_msgpack_timestamp_extension_is_malformed(where):
     assert [e["code"] for e in c.errors()] == ["malformed"] and not c.open
 
 
+def test_timestamp_in_a_view_sized_message_and_depth_named_first():
+    """One walk finds both refusals (docs/protocol.md "Encoding"): a timestamp deep inside a
+    message with many lists and maps and many 0xff bytes (negative balances, as a view has) is
+    ``malformed``; the same message without it decodes exactly; a message both nested past
+    MAX_DEPTH and holding a timestamp is refused for its depth (``bad_message``)."""
+    rows = [{"deal": d, "after": [-200, 150, -1, 51], "pot": 0} for d in range(1, 51)]
+    clean = {"type": "view", "view": {"sheet": rows, "seats": [{"seat": s, "cards": [1, 2]} for s in range(12)]}}
+    assert wire.decode(_raw(clean)[4:]) == clean
+    bad = {"type": "view", "view": {"sheet": rows + [{"deal": 51, "after": [msgpack.Timestamp(5, 0)]}]}}
+    with pytest.raises(wire.WireError) as exc:
+        wire.decode(_raw(bad)[4:])
+    assert exc.value.code == "malformed" and "timestamp" in exc.value.message
+    nested: list = [msgpack.Timestamp(5, 0)]
+    for _ in range(wire.MAX_DEPTH + 1):
+        nested = [nested]
+    with pytest.raises(wire.WireError) as exc:
+        wire.decode(_raw({"type": "act", "action": ["play", nested]})[4:])
+    assert exc.value.code == "bad_message" and f"more than {wire.MAX_DEPTH} deep" in exc.value.message
+
+
 def test_big_integer_extension_and_minus_one_still_decode():
     """Ext 1 (F6: amounts past 2^64) is an exact integer; a plain −1 (the byte 0xff) is no
     extension at all."""

@@ -123,43 +123,44 @@ def frame(msg: dict) -> bytes:
     return len(body).to_bytes(4, "big") + body
 
 
-def _has_timestamp(value: Any) -> bool:
-    """True if a :class:`msgpack.Timestamp` is anywhere inside ``value``: msgpack decodes the
-    timestamp extension (−1) itself, without calling ``ext_hook`` (iterative: no recursion)."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, list):
-            stack.extend(v)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, msgpack.Timestamp):
-            return True
-    return False
-
-
 _NOT_CONTAINER = bytes(b for b in range(256) if not (0x80 <= b <= 0x9f or 0xdc <= b <= 0xdf))
 """Every byte that cannot be the first byte of a msgpack array or map (fixmap 0x80–0x8f, fixarray
 0x90–0x9f, array/map 16 and 32 0xdc–0xdf): deleted from a body, what is left bounds its nesting."""
 
+_TIMESTAMP = msgpack.Timestamp
 
-def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """True if lists/maps inside ``value`` (a decoded message map: depth 1) nest deeper than
-    ``limit``. Iterative (no recursion), and only containers are pushed: decoded msgpack holds
-    exact ``list``/``dict`` types, so a scalar costs one ``type()`` test — about 4× cheaper on a
-    view than pushing every value (a client decodes every view it is sent)."""
+
+def _refused_inside(value: Any, limit: int = MAX_DEPTH, timestamps: bool = True) -> str | None:
+    """``"deep"`` if lists/maps inside ``value`` (a decoded message map: depth 1) nest deeper
+    than ``limit``, ``"timestamp"`` if a :class:`msgpack.Timestamp` is inside it (with
+    ``timestamps``: msgpack decodes the timestamp extension −1 itself, without calling
+    ``ext_hook``), else None — both found in one walk. Iterative (no recursion), and only
+    containers are pushed: decoded msgpack holds exact ``list``/``dict``/``Timestamp`` types, so a
+    scalar costs one ``type()`` test (a client decodes every view it is sent)."""
     stack = [(value, 1)]
     pop, push = stack.pop, stack.append
     while stack:
         v, depth = pop()
         if depth > limit:
-            return True
+            return "deep"
         deeper = depth + 1
         for x in (v.values() if type(v) is dict else v):
             t = type(x)
             if t is list or t is dict:
                 push((x, deeper))
-    return False
+            elif t is _TIMESTAMP and timestamps:
+                return "timestamp"
+    return None
+
+
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True if lists/maps inside ``value`` (a decoded message map: depth 1) nest deeper than ``limit``."""
+    return _refused_inside(value, limit, timestamps=False) == "deep"
+
+
+def _has_timestamp(value: Any) -> bool:
+    """True if a :class:`msgpack.Timestamp` is anywhere inside ``value`` (nested at any depth)."""
+    return _refused_inside(value, limit=1 << 62) == "timestamp"
 
 
 def _why(exc: Exception) -> str:
@@ -204,13 +205,18 @@ def decode(body: bytes) -> dict:
         raise WireError("malformed", f"not a valid msgpack message: {_why(exc)}"[:300]) from None
     if not isinstance(msg, dict):
         raise WireError("malformed", f"a message is a map, not {type(msg).__name__}")
-    if len(body.translate(None, _NOT_CONTAINER)) > MAX_DEPTH and _too_deep(msg):
-        # (a body with no more bytes that could start a list or map than MAX_DEPTH cannot nest
-        # deeper: counted in C, the walk skipped for almost every message) — decodable, so only
-        # this message is refused: the connection stays open
+    # Two refusals need a walk of the decoded values (one walk for both, :func:`_refused_inside`),
+    # each skipped where the bytes rule it out: a body with no more bytes that could start a list
+    # or map than MAX_DEPTH cannot nest deeper (counted in C: almost every message); ext -1's
+    # type byte is 0xff (never in UTF-8; a view's negative balances have it, though).
+    deep = len(body.translate(None, _NOT_CONTAINER)) > MAX_DEPTH
+    found = _refused_inside(msg, MAX_DEPTH if deep else 1 << 62, b"\xff" in body) if deep or b"\xff" in body else None
+    if found == "timestamp" and deep and _too_deep(msg):
+        found = "deep"  # (a message both too deep and with a timestamp: the depth is named, as before)
+    if found == "deep":  # decodable, so only this message is refused: the connection stays open
         raise WireError("bad_message", f"values nested more than {MAX_DEPTH} deep (lists and maps inside each "
                                        f"other); the message is ignored")
-    if b"\xff" in body and _has_timestamp(msg):  # ext -1's type byte is 0xff (never in UTF-8)
+    if found == "timestamp":
         raise WireError("malformed", "msgpack extension type -1 (timestamp) is not used by this protocol "
                                      "(only extension 1, big integers)")
     if not isinstance(msg.get("type"), str):
