@@ -158,11 +158,6 @@ def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     return _refused_inside(value, limit, timestamps=False) == "deep"
 
 
-def _has_timestamp(value: Any) -> bool:
-    """True if a :class:`msgpack.Timestamp` is anywhere inside ``value`` (nested at any depth)."""
-    return _refused_inside(value, limit=1 << 62) == "timestamp"
-
-
 def _why(exc: Exception) -> str:
     """A reader's sentence for msgpack's exception (its class names are not for players)."""
     text = str(exc).strip()
