@@ -865,6 +865,33 @@ def test_rematch_ends_when_a_player_leaves_or_nobody_answers():
     assert table.finished and of_type(conns[1], "closing")[0]["reason"] == "no answer to the rematch in 30 s"
 
 
+def test_a_connection_that_comes_back_during_the_rematch_offer_gets_it_with_the_seconds_left():
+    """docs/protocol.md ``rematch_offer``: a seat that reconnects with its token while the offer
+    is open (its old connection replaced, as after a Wi-Fi blip) gets the offer again after its
+    view, ``seconds`` what is left of the wait, so its player can still answer; a spectator that
+    arrives then gets it too. All four accepting starts match 2 (was: the offer ran out)."""
+    table, factory, clock = make(deals=1, rematch=30.0)
+    conns = seat_all(factory, rematch=True)
+    play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
+    first = of_type(conns[0], "rematch_offer")[0]
+    clock.advance(12)
+    back = Conn(factory)
+    got = back.hello("P0", token=conns[0].welcome["token"], rematch=True)
+    assert not conns[0].open and back.welcome["seat"] == 0
+    assert [m["type"] for m in got][-2:] == ["view", "rematch_offer"]
+    again = got[-1]
+    assert again["seconds"] == 18 and again["waiting"] == [0, 1, 2, 3] and again["match"] == 2
+    assert again["result"] == first["result"]
+    watcher = Conn(factory)
+    assert watcher.hello("Watcher", spectate=True)[-1]["type"] == "rematch_offer"
+    for c in [back] + conns[1:]:
+        c.send({"type": "rematch", "accept": True})
+    assert table.match_no == 2 and not table.finished
+    assert [m["match"] for m in of_type(back, "rematch_start")] == [2]
+    late = Conn(factory)  # once the offer is over, nobody gets it again
+    assert "rematch_offer" not in [m["type"] for m in late.hello("Late", spectate=True)]
+
+
 def test_no_rematch_offer_when_off_or_a_person_cannot_answer_or_without_people():
     """rematch 0 (`--rematch 0`): the table closes at the match's end; an answer then is refused
     with no_rematch. With the default (60 s) but one person whose client said no ``rematch`` in

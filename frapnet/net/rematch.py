@@ -62,11 +62,23 @@ class Rematch:
         self.seconds = seconds
         self._on_start, self._on_end = on_start, on_end
         self._done = False
+        self._clock = clock
         self._call = clock.callLater(seconds, self._expire)
 
+    @property
+    def open(self) -> bool:
+        """True while the answers are awaited (not yet all in, refused, or timed out)."""
+        return not self._done
+
     def offer(self, result: dict) -> dict:
-        """The ``rematch_offer`` message."""
-        return {"type": "rematch_offer", "result": result, "seconds": self.seconds,
+        """The ``rematch_offer`` message; ``seconds``: how long the answers are still awaited, from
+        now (the whole wait when it is first sent; what is left when sent again to a connection
+        that joins or reconnects during the offer)."""
+        seconds = self.seconds
+        if self._call is not None and self._call.active():
+            seconds = max(0, round(self._call.getTime() - self._clock.seconds(), 1))
+            seconds = int(seconds) if seconds == int(seconds) else seconds
+        return {"type": "rematch_offer", "result": result, "seconds": seconds,
                 "waiting": sorted(self.waiting), "match": self.match}
 
     def answer(self, seat: int, accept: bool) -> None:
@@ -129,6 +141,14 @@ def offer(table) -> bool:
              seats=sorted(seats))
     table.fanout.send_all(table.rematch.offer(table.result_dict()))
     return True
+
+
+def resend(table, peer) -> None:
+    """``peer`` joined or reconnected to ``table`` while a rematch offer is open: send it the
+    offer too, with the seconds left (docs/protocol.md ``rematch_offer``) — else its player could
+    never answer, and the offer would run out."""
+    if table.rematch is not None and table.rematch.open:
+        peer.send(table.rematch.offer(table.result_dict()))
 
 
 def start(table) -> None:

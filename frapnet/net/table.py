@@ -163,6 +163,7 @@ class Table:
             peer.send(self.welcome(None, None, peer.lang))
             self.dealing.catch_up(peer)
             peer.send({"type": "view", "view": self.fanout.view_for(None, peer.lang)})
+            rematch.resend(self, peer)
             return None
         seat = self._claim(peer, hello)
         s = self.seats[seat]
@@ -174,6 +175,7 @@ class Table:
         else:
             self.fanout.seat_event("seat_joined", s, bot=s.is_bot)
         self._changed()
+        rematch.resend(self, peer)
         self._maybe_start()
         return seat
 
@@ -346,7 +348,7 @@ class Table:
             return
         self.dealing.over()  # the deal has ended: reveal its seed, after its last event and views
         if st.phase == engine.OVER or (self.deals is not None and st.deal_no >= self.deals):
-            if not self._offer_rematch():
+            if not rematch.offer(self):  # a rematch with the same seats, if allowed and a person is here
                 self.finish("match over")
         elif amounts.near_limit(st):  # the next deal could pass what the protocol carries (issue #9)
             self.finish(amounts.NEAR, capped=True)
@@ -458,10 +460,6 @@ class Table:
             self.on_finish(self.result)
 
     # --- a rematch with the same seats (issue #10 item 7; frapnet.net.rematch) -----------------
-    def _offer_rematch(self) -> bool:
-        """Offer a rematch if the table allows it and a person is here; True if offered."""
-        return rematch.offer(self)
-
     def rematch_answer(self, peer, accept: bool) -> None:
         """``peer``'s answer to the rematch offer. Raises ProtocolError ``no_rematch`` when none
         is open; a spectator's answer changes nothing."""
