@@ -7,6 +7,7 @@ strict protocol version (``version``), timing-safe secrets (``password``/``bad_t
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -130,6 +131,27 @@ def _host_args(*argv):
 def test_host_arguments_checked_before_listening(argv, needle):
     """Each bad `frapnet host` argument is named (exit 2 in run())."""
     assert needle in (host_cmd.check_arguments(_host_args(*argv)) or "")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--game", "frap"], "holds a napoleon match, not frap (--game)"),
+    (["--players", "5"], "holds a match of 4 players, not 5 (--players)"),
+    (["--option", "trumps=false"], "holds a match with no option trumps, not trumps=false (--option)"),
+    (["--house-rule", "misere"], "holds a match with no house rules, not misere (--house-rule)"),
+])
+def test_resume_refuses_a_command_line_that_asks_for_another_table(tmp_path, capsys, argv, needle):
+    """`frapnet host --resume --record FILE` continues the record's match; a --game, --players,
+    --house-rule or --option typed on the command line that differs from it is named (exit 2,
+    before listening) instead of being dropped without a word (the host used to play Napoleon
+    when told --game frap)."""
+    rec = tmp_path / "napoleon.json"
+    rec.write_text(json.dumps({"format": "frapnet-record/1", "game": "napoleon", "players": 4, "options": {},
+                               "house_rules": [], "deals": []}))
+    args = _host_args(*argv, "--port", "0", "--bind", "127.0.0.1", "--no-announce", "--db",
+                      str(tmp_path / "j.sqlite3"), "--record", str(rec), "--resume")
+    assert host_cmd.run(args) == 2
+    err = capsys.readouterr().err
+    assert needle in err and "leave that option out" in err
 
 
 def test_host_arguments_ok(tmp_path):

@@ -165,6 +165,25 @@ def saved_table_name(record_path: str) -> str | None:
     return name
 
 
+def _clash(given: dict, options: dict, st) -> str | None:
+    """What in the record's match ``st`` (an engine State) differs from what the command line
+    typed (``given``: ``--game``, ``--players``, ``--house-rule``, None/empty where not typed;
+    ``options``: the ``--option`` values), in words — or None if nothing does."""
+    import json
+    if given["--game"] is not None and given["--game"] != st.game:
+        return f"a {st.game} match, not {given['--game']} (--game)"
+    if given["--players"] is not None and given["--players"] != st.players:
+        return f"a match of {st.players} players, not {given['--players']} (--players)"
+    if given["--house-rule"] and sorted(given["--house-rule"]) != sorted(st.house_rules):
+        rules = ", ".join(st.house_rules) or "no house rules"
+        return f"a match with {rules}, not {', '.join(given['--house-rule'])} (--house-rule)"
+    for key, value in options.items():
+        if key not in st.options or st.options[key] != value or type(st.options[key]) is not type(value):
+            held = f"{key}={json.dumps(st.options[key])}" if key in st.options else f"no option {key}"
+            return f"a match with {held}, not {key}={json.dumps(value)} (--option)"
+    return None
+
+
 def run(args) -> int:
     from frapnet.bots.levels import DEFAULT_LEVEL
     import json
@@ -181,6 +200,7 @@ def run(args) -> int:
     except config.ConfigError as exc:
         print(f"frapnet host: bad config file {exc}", file=sys.stderr)
         return 2
+    given = {"--game": args.game, "--players": args.players, "--house-rule": list(args.house_rule)}  # typed
     from_cfg = config.apply(cfg, args, {"game": "frap", "players": 4, "level": DEFAULT_LEVEL}, exclude=("name",))
     player_cfg = None  # the file that named the player, if --player did not
     if args.player is None:  # --play: your name at the table
@@ -219,6 +239,11 @@ def run(args) -> int:
             print(f"frapnet host: --resume: {args.record}: its amounts have {amounts.most_digits(st)} digits, more "
                   f"than the {wire.MAX_BIGINT_DIGITS:,} the protocol carries; `frapnet replay` reads it, no host can "
                   "send it", file=sys.stderr)
+            return 2
+        clash = _clash(given, options, st)
+        if clash:  # the command line asks for another table than the record holds: say so, never drop it
+            print(f"frapnet host: --resume: {args.record} holds {clash}; leave that option out to continue the "
+                  "record's match, or give another --record FILE for a new one", file=sys.stderr)
             return 2
         args.game, args.players, args.house_rule = st.game, st.players, list(st.house_rules)
         options = dict(st.options)
