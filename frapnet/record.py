@@ -284,6 +284,42 @@ class VerifyError(Exception):
         return {"deal": self.deal, "message": self.message}
 
 
+def _proof_problem(deal: dict, state: engine.State) -> tuple[list | None, str | None]:
+    """``(deck, None)`` if ``deal``'s ``shuffle`` proof verifies (:func:`frapnet.fairness.check_proof`)
+    and gives its recorded ``deck`` for the pack of ``state`` (the state before the deal), else
+    ``(None, the first problem in words)``."""
+    from frapnet import fairness
+    from frapnet.cards import CardError, parse_card
+
+    deck, problem = fairness.check_proof(deal.get("shuffle"), engine.pack(state), state.players)
+    if problem:
+        return None, problem
+    for pos, (got, want) in enumerate(zip(deal["deck"], deck)):
+        try:
+            card = parse_card(got)
+        except CardError:
+            card = got
+        if card != want:
+            return None, (f"the recorded deck is not the one the seed and nonces give: card {pos + 1} "
+                          f"(from the top) is {card}, the shuffle gives {want}")
+    if len(deal["deck"]) != len(deck):
+        return None, f"the recorded deck has {len(deal['deck'])} cards; the shuffle gives {len(deck)}"
+    return deck, None
+
+
+def check_shuffle(index: int, deal: dict, state: engine.State) -> None:
+    """``before_deal`` for :func:`replay` when a host resumes a record (docs/fairness.md): a deal
+    that has a ``shuffle`` proof must verify as `frapnet verify` checks it — a host that resumed a
+    damaged proof would reveal it, and every client would report the deal as not the one the
+    host committed to. A deal without one (a record from before fair deals) passes. Raises
+    ReplayError (rule ``record``) naming the deal and the problem."""
+    if deal.get("shuffle") is None:
+        return
+    _, problem = _proof_problem(deal, state)
+    if problem:
+        raise ReplayError("record", f"its shuffle proof does not verify (frapnet verify): {problem}", index)
+
+
 def verify(rec: dict, registry=None) -> list[dict]:
     """Check every deal's shuffle proof (docs/fairness.md) and that the record replays.
 
@@ -294,26 +330,12 @@ def verify(rec: dict, registry=None) -> list[dict]:
     count — ``left_out``, ``cards``). Raises VerifyError naming the first deal (0-based) that
     does not verify, or whose actions do not replay (then the rule and action are named).
     """
-    from frapnet import fairness
-    from frapnet.cards import CardError, parse_card
-
     out: list[dict] = []
 
     def check(di: int, deal: dict, state: engine.State) -> None:
-        pack = engine.pack(state)
-        deck, problem = fairness.check_proof(deal.get("shuffle"), pack, state.players)
+        deck, problem = _proof_problem(deal, state)
         if problem:
             raise VerifyError(di, problem)
-        for pos, (got, want) in enumerate(zip(deal["deck"], deck)):
-            try:
-                card = parse_card(got)
-            except CardError:
-                card = got
-            if card != want:
-                raise VerifyError(di, f"the recorded deck is not the one the seed and nonces give: card {pos + 1} "
-                                      f"(from the top) is {card}, the shuffle gives {want}")
-        if len(deal["deck"]) != len(deck):
-            raise VerifyError(di, f"the recorded deck has {len(deal['deck'])} cards; the shuffle gives {len(deck)}")
         nonces = deal["shuffle"]["nonces"]
         out.append({"deal": di, "commitment": deal["shuffle"]["commitment"].lower(), "cards": len(deck),
                     "nonces": [s for s, x in enumerate(nonces) if x is not None],

@@ -6,6 +6,7 @@ deal of another deck than the committed one is flagged by every client, naming t
 """
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -374,6 +375,46 @@ def test_a_resumed_host_reveals_the_deal_it_committed_to_before_the_crash(tmp_pa
     reveals = [m for m in back[0].read() if m["type"] == "shuffle_reveal"]
     assert [r["proof"] for r in reveals] == [committed]
     assert [d["deal"] for d in record.verify(record.load(path))] == [0]
+
+
+@pytest.mark.parametrize("damage, needle", [
+    (lambda proof: proof.update(nonce_hashes=[]), "nonce_hashes must be a list of 3 entries"),
+    (lambda proof: proof.update(seed="00" * 32), "the commitment is not SHA-256(seed ‖ salt)"),
+    (lambda proof: proof.pop("salt"), "salt"),
+])
+def test_a_resumed_record_whose_shuffle_proof_does_not_verify_is_refused(tmp_path, damage, needle):
+    """docs/fairness.md, record-format.md: a host resuming a record (``--resume --record``, or the
+    journal's copy) checks every deal's shuffle proof as `frapnet verify` does; a damaged one is a
+    ReplayError (rule ``record``) naming the deal — before, the host resumed it and revealed it at
+    the deal's end, and every client reported the host as dealing another deck. A record without
+    proofs (from before fair deals) still resumes."""
+    from frapnet import record
+    from frapnet.net.config import TableConfig
+    from frapnet.net.server import HostFactory
+    from frapnet.net.table import Table as Referee
+    path = str(tmp_path / "m.json")
+    config = TableConfig(name="T", players=3, pause=0.0, nonce_time=1.0, record=path)
+    table = Referee(config, clock=Clock(), rng=random.Random(1))
+    factory = HostFactory({"T": table}, table.clock, rate=10 ** 6)
+    peers = [Peer(factory, f"P{i}") for i in range(3)]
+    for _ in range(3):
+        for p in peers:
+            p.read()
+    for _ in range(3):
+        seat = table.state.to_act[0]
+        table.apply_action(seat, engine.action_to_wire(engine.legal_actions(table.state, seat)[0]), table.state.version)
+    rec = engine.record(table.state)
+    rec["deals"][0]["shuffle"] = dict(table.dealing.proofs[0])
+    assert record.verify(json.loads(json.dumps(rec)))  # as stored, it verifies and resumes
+    Referee(config, clock=Clock(), rng=random.Random(1)).resume(json.loads(json.dumps(rec)))
+    damage(rec["deals"][0]["shuffle"])
+    with pytest.raises(record.ReplayError) as exc:
+        Referee(config, clock=Clock(), rng=random.Random(1)).resume(rec)
+    assert exc.value.rule == "record" and exc.value.deal == 0 and needle in exc.value.message
+    del rec["deals"][0]["shuffle"]  # no proof at all: a record from before fair deals
+    again = Referee(config, clock=Clock(), rng=random.Random(1))
+    again.resume(rec)
+    assert again.state.version == table.state.version
 
 
 def test_a_deal_whose_seed_is_never_revealed_is_flagged():

@@ -230,7 +230,7 @@ def run(args) -> int:
     if args.resume and os.path.exists(args.record):  # the record says which game and table
         from frapnet import record
         try:
-            st, _ = record.replay(record.load(args.record), registry)
+            st, _ = record.replay(record.load(args.record), registry, record.check_shuffle)
         except record.ReplayError as exc:
             print(f"frapnet host: --resume: {args.record} does not replay: {exc}", file=sys.stderr)
             return 2

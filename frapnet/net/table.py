@@ -475,10 +475,11 @@ class Table:
         draw, and give every seat ``journal.saved_seats`` back its name and token, ``reconnecting`` (its grace
         starts now) or, taken over before, free to take (:func:`frapnet.net.seats.restore_seats`).
 
-        Raises :class:`frapnet.record.ReplayError` if the record does not replay, ValueError if
+        Raises :class:`frapnet.record.ReplayError` if the record does not replay or a deal's shuffle
+        proof does not verify (:func:`frapnet.record.check_shuffle`), ValueError if
         it is for another game, seat count or options.
         """
-        state, _ = record.replay(rec, self.registry)
+        state, _ = record.replay(rec, self.registry, record.check_shuffle)  # a damaged proof: refused
         st = self.state
         if (state.game, state.players, state.options, state.house_rules) != \
                 (st.game, st.players, st.options, st.house_rules):
