@@ -77,7 +77,8 @@ def _text(path: Path, key: str, value: Any, choices: tuple[str, ...] | None = No
     if not isinstance(value, str):
         raise ConfigError(path, key, f"must be a string, not {_kind(value)}")
     if choices is not None and value not in choices:
-        raise ConfigError(path, key, "must be " + " or ".join(f'"{c}"' for c in choices) + f', not "{value}"')
+        raise ConfigError(path, key, "must be " + " or ".join(f'"{c}"' for c in choices) + ", not "
+                          + (f'"{value}"' if value.isprintable() and len(value) <= 64 else shown(value)))
     if not value.strip() or len(value) > limit or any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
         raise ConfigError(path, key, f"must be 1…{limit} printable characters, not {value!r}")
     return value
@@ -108,6 +109,7 @@ def _kind(value: Any) -> str:
 def _unknown(path: Path, where: str, got: dict, known: tuple[str, ...]) -> None:
     for k in got:
         if k not in known:
+            k = k if k.isprintable() and len(k) <= 64 else shown(k)  # the file's text, escaped for a terminal
             key = f"{where}.{k}" if where else k
             raise ConfigError(path, key, f"unknown key (known here: {', '.join(known)})")
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from frapnet import engine
 import frapnet.plugins  # noqa: F401 - the installed plugins become the engine's default registry
-from frapnet.errors import PluginError, RuleError, describe
+from frapnet.errors import PluginError, RuleError, describe, shown
 
 FORMAT = "frapnet-record/1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -298,7 +298,7 @@ def _proof_problem(deal: dict, state: engine.State) -> tuple[list | None, str | 
         try:
             card = parse_card(got)
         except CardError:
-            card = got
+            card = shown(got)  # a record's text, quoted and escaped (ESC, bidi controls) for a terminal
         if card != want:
             return None, (f"the recorded deck is not the one the seed and nonces give: card {pos + 1} "
                           f"(from the top) is {card}, the shuffle gives {want}")

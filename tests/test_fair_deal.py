@@ -378,9 +378,11 @@ def test_a_resumed_host_reveals_the_deal_it_committed_to_before_the_crash(tmp_pa
 
 
 @pytest.mark.parametrize("damage, needle", [
-    (lambda proof: proof.update(nonce_hashes=[]), "nonce_hashes must be a list of 3 entries"),
-    (lambda proof: proof.update(seed="00" * 32), "the commitment is not SHA-256(seed ‖ salt)"),
-    (lambda proof: proof.pop("salt"), "salt"),
+    (lambda deal: deal["shuffle"].update(nonce_hashes=[]), "nonce_hashes must be a list of 3 entries"),
+    (lambda deal: deal["shuffle"].update(seed="00" * 32), "the commitment is not SHA-256(seed ‖ salt)"),
+    (lambda deal: deal["shuffle"].pop("salt"), "salt"),
+    # a record's text is quoted escaped (it reached the terminal raw from `frapnet verify`)
+    (lambda deal: deal["deck"].__setitem__(0, "\x1b[2J\u202eAS"), "card 1 (from the top) is '\\x1b[2J\\u202eAS'"),
 ])
 def test_a_resumed_record_whose_shuffle_proof_does_not_verify_is_refused(tmp_path, damage, needle):
     """docs/fairness.md, record-format.md: a host resuming a record (``--resume --record``, or the
@@ -407,10 +409,15 @@ def test_a_resumed_record_whose_shuffle_proof_does_not_verify_is_refused(tmp_pat
     rec["deals"][0]["shuffle"] = dict(table.dealing.proofs[0])
     assert record.verify(json.loads(json.dumps(rec)))  # as stored, it verifies and resumes
     Referee(config, clock=Clock(), rng=random.Random(1)).resume(json.loads(json.dumps(rec)))
-    damage(rec["deals"][0]["shuffle"])
+    damage(rec["deals"][0])
     with pytest.raises(record.ReplayError) as exc:
         Referee(config, clock=Clock(), rng=random.Random(1)).resume(rec)
     assert exc.value.rule == "record" and exc.value.deal == 0 and needle in exc.value.message
+    with pytest.raises(record.VerifyError) as bad:  # `frapnet verify` names the same problem
+        record.verify(rec)
+    assert needle in str(bad.value) and "\x1b" not in str(bad.value)
+    if "from the top" in needle:  # (a damaged deck does not replay without its proof either)
+        return
     del rec["deals"][0]["shuffle"]  # no proof at all: a record from before fair deals
     again = Referee(config, clock=Clock(), rng=random.Random(1))
     again.resume(rec)

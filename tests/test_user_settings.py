@@ -156,6 +156,21 @@ def test_a_config_file_nested_too_deep_is_a_clear_error_not_a_traceback_issue_9(
     assert p.stderr == f"frapnet host: bad config file {f}: not valid TOML: values nested too deeply\n"
 
 
+@pytest.mark.parametrize("text, problem", [
+    ('level = "\\u001b[31mexpert"\n', """level: must be "random" or "basic" or "expert", not '\\x1b[31mexpert'"""),
+    ('"\\u001b[2Jx" = 1\n', "'\\x1b[2Jx': unknown key (known here: name, language, level, table, options)"),
+    ('[table]\n"\\u202eevil" = 1\n', "table.'\\u202eevil': unknown key"),
+])
+def test_a_config_files_text_is_escaped_in_its_error(tmp_path, text, problem):
+    """Hostile input (a bad config file): a value or key holding ESC or a bidi override is quoted
+    escaped in the error (it reached the terminal raw: ESC[2J cleared the screen)."""
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(config.ConfigError) as e:
+        config.parse(text, path)
+    assert problem in str(e.value) and "\x1b" not in str(e.value) and "\u202e" not in str(e.value)
+
+
 # --- passwords ------------------------------------------------------------------------------------
 
 class FakeTTY(io.StringIO):
