@@ -234,13 +234,28 @@ def test_a_name_that_prints_like_a_seated_players_is_numbered(lookalike):
     assert table.names[:2] == ["Olga", lookalike.replace("\u3164", "") + " 2"], table.names
 
 
-@pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\u115f\u1160", " \uffa0 "])
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\u115f\u1160", " \uffa0 ",
+                                   # combining marks and variation selectors with no letter to sit on
+                                   "\ufe0f\ufe0e", "\u0301\u0302", "\u20dd", "\u0489", " \u0301 \u0301 "])
 def test_a_name_that_prints_as_nothing_is_bad_name(blank):
     table, factory, clock = make(players=4)
     c = Conn(factory)
     got = c.hello(blank)
     assert [m["code"] for m in got if m["type"] == "error"] == ["bad_name"], got
     assert table.names == ["", "", "", ""]  # nobody was seated
+
+
+def test_marks_before_the_first_letter_are_dropped_from_names_and_chat():
+    """protocol.md's rule for names: a combining mark with no letter before it prints on whatever
+    a screen shows there (or as nothing), so it goes; marks on letters stay (``Zoe\u0301``); a chat
+    line of marks alone is no chat line."""
+    table, factory, clock = make(players=4)
+    a = Conn(factory)
+    a.hello("\u0301\u20ddZoe\u0301 \u2764\ufe0f")
+    assert table.names[0] == "Zoe\u0301 \u2764\ufe0f"
+    a.send({"type": "chat", "text": "\u0301" * 5})
+    a.send({"type": "chat", "text": "\u0489hi"})
+    assert [m["text"] for m in a.read() if m["type"] == "chat"] == ["hi"]
 
 
 def test_a_spectator_cannot_chat_under_a_seated_players_name():

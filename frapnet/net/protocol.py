@@ -109,7 +109,9 @@ space, so a name of them alone is empty (``bad_name``) and ``"Olga\u3164"`` is `
 
 def clean_text(text: str, limit: int) -> str:
     """``text`` with control and format characters (terminal escapes, bidi overrides) removed,
-    whitespace runs of newlines/tabs (and the :data:`BLANKS`) turned into spaces, cut to
+    whitespace runs of newlines/tabs (and the :data:`BLANKS`) turned into spaces, no space or
+    combining mark (accents, variation selectors, enclosing circles: Unicode M) before its first
+    letter — marks alone print as nothing, or on whatever a screen shows before them — cut to
     ``limit`` characters."""
     out = []
     for ch in text:
@@ -120,7 +122,11 @@ def clean_text(text: str, limit: int) -> str:
             continue
         else:
             out.append(ch)
-    return "".join(out).strip()[:limit]
+    text = "".join(out)
+    start = 0  # leading spaces and marks with no letter before them
+    while start < len(text) and (text[start].isspace() or unicodedata.category(text[start])[0] == "M"):
+        start += 1
+    return text[start:].rstrip()[:limit]
 
 
 def clean_name(raw: str) -> str:
