@@ -126,6 +126,7 @@ BASE = {
     "pong": {"type": "pong", "id": 1},
     "closing": {"type": "closing", "reason": "x", "result": None},
     "rematch": {"type": "rematch", "accept": True},
+    "lang": {"type": "lang", "lang": "ru"},
     "nonce_hash": {"type": "nonce_hash", "deal": 1, "hash": "0" * 64},
     "nonce": {"type": "nonce", "deal": 1, "nonce": "0" * 64},
     "rematch_offer": {"type": "rematch_offer", "result": {}, "seconds": 30, "waiting": [0], "match": 2},

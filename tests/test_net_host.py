@@ -788,6 +788,32 @@ def test_a_seat_given_up_can_be_asked_for_by_number():
     assert Conn(factory).hello("Bob", seat=3)[0]["code"] == "seat_taken"  # a seat with its player is not free
 
 
+def test_lang_switches_one_connections_texts_without_a_reconnect():
+    """docs/protocol.md ``lang``: a seat that switches to Russian mid-deal gets a view in Russian
+    at once (its action labels, F-rules' words), and its events from then on; the others hear
+    nothing of it (no seat_back) and keep English; the seat and the state are unchanged."""
+    table, factory, clock, conns = seated(4)
+    for c in conns:
+        c.read()
+    version = table.state.version
+    conns[1].send({"type": "lang", "lang": "ru-RU"})
+    got = conns[1].read()
+    assert [m["type"] for m in got] == ["view"] and got[0]["view"]["version"] == version
+    v = got[0]["view"]
+    assert v["phase_label"] == "торговля" and v["seat"] == 1
+    assert all(m["type"] != "event" for m in conns[0].read())  # nobody else is told
+    c = to_act(conns)[0]
+    c.act(c.view["actions"][0]["action"])
+    ev1 = [m["event"]["text"] for m in conns[1].read() if m["type"] == "event"]
+    ev0 = [m["event"]["text"] for m in conns[0].read() if m["type"] == "event"]
+    assert ev1 and ev0 and ev1 != ev0 and conns[0].view["phase_label"] == "bidding"
+    assert table.seats[1].peer is conns[1].proto and conns[1].open
+    conns[2].send({"type": "lang", "lang": "xx"})  # a language the host does not write: English
+    assert conns[2].read()[-1]["view"]["phase_label"] == "bidding"
+    conns[2].send({"type": "lang"})
+    assert [e["code"] for e in conns[2].errors()] == ["bad_message"]
+
+
 # --- a rematch with the same seats (issue #10 item 7) ------------------------------------------------
 
 def play_until(table, conns, clock, done, rng):

@@ -34,7 +34,7 @@ MAX_ARG_STR = 64
 MAX_ARG_LIST = 64
 """Most elements of a list argument (``buy [cards]``)."""
 
-CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping", "rematch", "nonce_hash", "nonce")
+CLIENT_KINDS = ("hello", "act", "chat", "leave", "ping", "rematch", "nonce_hash", "nonce", "lang")
 HOST_KINDS = ("welcome", "view", "event", "chat", "error", "pong", "closing", "rematch_offer", "rematch_start",
               "shuffle_commit", "shuffle_hashes", "shuffle_reveal")
 
@@ -256,6 +256,8 @@ def check_client_message(msg: dict) -> dict:
         return {"type": "chat", "text": clean_text(text, MAX_CHAT)}
     if kind == "rematch":
         return {"type": "rematch", "accept": bool(_field(msg, "accept", (bool,), default=True))}
+    if kind == "lang":
+        return {"type": "lang", "lang": host_lang(_field(msg, "lang", (str,), required=True, max_len=MAX_LANG))}
     if kind in ("nonce_hash", "nonce"):
         key = "hash" if kind == "nonce_hash" else "nonce"
         deal = _field(msg, "deal", (int,), required=True)

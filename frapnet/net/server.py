@@ -118,7 +118,7 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
         # everyone, costs 5.
         kind = raw.get("type")
         paced = kind in PACED
-        if self._flooding(5 if kind == "chat" else 1, soft=not paced):
+        if self._flooding(5 if kind in ("chat", "lang") else 1, soft=not paced):  # lang: a view built
             return
         try:
             msg = check_client_message(raw)
@@ -216,6 +216,9 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             self.table.rematch_answer(self, msg["accept"])
         elif kind in ("nonce_hash", "nonce"):
             self.table.dealing.answer(self, msg)
+        elif kind == "lang":  # its texts in another language from now on, and a view in it now
+            self.lang = msg["lang"]
+            self.send({"type": "view", "view": self.table.view_for(self.seat, self.lang)})
 
     def who(self) -> str:
         """This connection in a log line: ``"seat 2"``, ``"spectator"``, ``"left seat 2"`` (it
