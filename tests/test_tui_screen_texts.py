@@ -160,8 +160,8 @@ def test_the_help_explains_the_two_column_symbols_only_when_the_seat_table_shows
     assert "● ○ ⚙ ·" not in text_of(render.help_screen(eight, 40, 100))
     help24 = text_of(render.help_screen(eight, 24, 80))
     assert "● ○ ⚙ ·" in help24 and "connected, reconnecting, computer, empty seat" in help24
-    # at 80×24 the keys the status bar shows make room for the game's lines, and the help says where they are
-    assert "the score sheet" not in help24 and "More keys (scores, chat, leaving): see the bottom line." in help24
+    # at 80×24 the keys the status bar shows make room for the game's lines, and the help names them (it covers that bar)
+    assert "the score sheet" not in help24 and "More keys: ? help · . last trick · = scores · Tab chat · q quit" in help24
     assert len(help24.splitlines()) + 2 <= 24
     assert "More keys" not in text_of(render.help_screen(eight, 60, 100))
     assert "● connected" in screen_text(eight, 80, 24)  # the same symbols on the screen with it

@@ -32,7 +32,8 @@ def help_screen(s: Screen, rows: int | None = None, w: int = 80) -> list:
         for k, what in lines:
             out += [("class:key", " " + pad(k, 18)), ("", what + "  \n")]  # a margin before the border
         if len(lines) < every:  # left out for room: they are on the status bar
-            out += [("class:dim", " " + _("More keys (scores, chat, leaving): see the bottom line.") + "  \n")]
+            more = _("More keys:") + " " + _("? help · . last trick · = scores · Tab chat · q quit")
+            out += [("class:dim", " " + cut(more, cells) + "  \n")]  # (this box covers the bottom line)
         return out + [("", "\n"), ("class:dim", " " + _("Press any key to go back.") + "  ")]
 
     def room():  # rows left for the game's lines: the borders and the title line
@@ -203,7 +204,8 @@ def _score_sheet(s: Screen, w: int, keep: int) -> list:
                    ("class:key", "[n]"), ("", " " + _("No, leave the table") + " ")]
         wide = width(ask) + 1 + sum(width(t) for _st, t in answers) <= room
         out += [("", "\n\n "), ("class:yourturn", ask), ("", " " if wide else "\n ")] + answers
-    out += [("", "\n\n"), ("class:dim", " " + _("Press any key to go back.") + " ")]
+    back = _("Any other key goes back to the table.") if s.rematch_question else _("Press any key to go back.")
+    out += [("", "\n\n"), ("class:dim", " " + back + " ")]
     return out
 
 

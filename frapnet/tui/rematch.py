@@ -17,7 +17,7 @@ import re
 
 from frapnet.net import amounts
 from frapnet.net.protocol import REPLACED, closing_code
-from frapnet.tui.text import HOST_STOPPED, SEAT_TAKEN_OVER, cut, fmt_amount, safe_text
+from frapnet.tui.text import HOST_STOPPED, HOST_STOPPED_WATCHING, SEAT_TAKEN_OVER, cut, fmt_amount, safe_text
 
 REMATCH_KEYS = {"r": True, "n": False}
 
@@ -169,7 +169,7 @@ class RematchMixin:
         self.add_log("status", text + (("." if bal else "") + " " + pot if pot else ""))
         if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
             self.resumable = True
-            self.add_log("status", _(HOST_STOPPED))
+            self.add_log("status", _(HOST_STOPPED if self.seat is not None else HOST_STOPPED_WATCHING))
         self.add_log("status", _("Press q to quit."))
         if self.scores:
             self._open_scores()

@@ -144,6 +144,8 @@ def wrap(s: str, cells: int, rest: int | None = None) -> list[str]:
 # translated in frapnet/locale like every _() string)
 HOST_STOPPED = ("The host stopped; the match is not over. Once the host is back, run the same join command "
                 "again to take your seat back.")
+HOST_STOPPED_WATCHING = ("The host stopped; the match is not over. Once the host is back, run the same join command "
+                         "again to watch on.")  # (a spectator has no seat to take back)
 # said when another connection took this seat with its token (closing's code "replaced"): the
 # player's own other terminal or window, most often (a second `frapnet join` under the same name)
 SEAT_TAKEN_OVER = ("This seat was taken over by another connection with its token (another terminal or window, "
