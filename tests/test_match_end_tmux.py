@@ -82,8 +82,8 @@ def test_quitting_mid_deal_leaves_the_deal_unplayed(tmp_path, command):
     assert res["balances"] == [-100, -100, -100, -100] and res["pot"] == 400  # only the antes (F5)
     assert "Final standings — Frap, no deal played to the end (balance):" in out, out
     assert re.search(r"Olga\s+−100\n", out), out
-    assert "Deal 1 was not finished: 400 stays in the pot, unplayed — what each player paid into it is counted " \
-        "in the balances above." in " ".join(out.split()), out  # broken between words to fit the terminal
+    assert "Deal 1 was not finished: 400 stays in the pot, unplayed; what the players paid into the pot is " \
+        "already counted in the balances above." in " ".join(out.split()), out  # broken between words to fit the terminal
     assert "\n Deal 1 was not finished:" in out and all(len(ln) < 80 for ln in out.splitlines() if "{" not in ln)
     if command.startswith("host"):  # the host's result line (JSON), after the standings
         host = json.loads(next(ln for ln in reversed(out.splitlines()) if ln.startswith("{")))
@@ -144,8 +144,8 @@ def test_quitting_in_deal_2_the_standings_host_result_and_record_agree_on_the_un
     assert "Final standings — Frap, 1 deal played to the end (balance):" in out, out
     for name, total in zip(["Olga", "Bot 1", "Bot 2", "Bot 3"], res["balances"]):
         assert re.search(rf"{re.escape(name)}\s+{re.escape(fmt(total))}\n", out), (name, total, out)
-    assert f"Deal 2 was not finished: {res['pot']} stays in the pot, unplayed — what each player paid into it is " \
-        "counted in the balances above." in " ".join(out.split()), out  # broken between words to fit the terminal
+    assert f"Deal 2 was not finished: {res['pot']} stays in the pot, unplayed; what the players paid into the pot is " \
+        "already counted in the balances above." in " ".join(out.split()), out  # broken between words to fit the terminal
     assert "\n Deal 2 was not finished:" in out and all(len(ln) < 80 for ln in out.splitlines() if "{" not in ln)
 
 

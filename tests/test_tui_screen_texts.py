@@ -239,8 +239,8 @@ def test_score_sheet_without_antes_in_the_next_deal_has_no_now_row():
     assert "now" not in sheet and "total" in sheet
 
 
-UNPLAYED = ("Deal {n} was not finished: 400 stays in the pot, unplayed — what each player paid into it is counted "
-            "in the balances above.")
+UNPLAYED = ("Deal {n} was not finished: 400 stays in the pot, unplayed; what the players paid into the pot is "
+            "already counted in the balances above.")
 
 
 def test_final_standings_after_the_host_stopped_mid_deal_say_how_many_deals_were_played_to_the_end():

@@ -308,12 +308,12 @@ def test_the_final_standings_printed_after_the_screen_fit_the_terminal_between_w
     a phrase, and the Russian one start a line with a comma: the lines are broken between words,
     indented under their line, and no wider than the terminal."""
     from frapnet.tui.text import fit_lines
-    note = (" Deal 2 was not finished: 800 stays in the pot, unplayed — what each player paid into it is "
-            "counted in the balances above.")
+    note = (" Deal 2 was not finished: 800 stays in the pot, unplayed; what the players paid into the pot is "
+            "already counted in the balances above.")
     text = "Final standings — Frap, 1 deal played to the end (balance):\n   1. Olga   +300\n" + note
     for cols in (50, 80, 100):
         lines = fit_lines(text, cols).splitlines()
         assert all(width(ln) <= cols - 1 for ln in lines), (cols, lines)
         assert " ".join(" ".join(lines).split()) == " ".join(text.split())  # every word, in order, none cut
         assert "   1. Olga   +300" in lines
-    assert fit_lines(text, 80).splitlines()[3] == "  paid into it is counted in the balances above."
+    assert fit_lines(text, 80).splitlines()[3] == "  into the pot is already counted in the balances above."

@@ -97,18 +97,18 @@ def test_the_terminal_standings_show_the_unplayed_pot_and_the_unfinished_deal_F2
         "   1. P1  0",
         "   3. P2  −200",
         "   3. P3  −200",
-        " Deal 2 was not finished: 400 stays in the pot, unplayed — what each player paid into it is counted "
-        "in the balances above.",
+        " Deal 2 was not finished: 400 stays in the pot, unplayed; what the players paid into the pot is "
+        "already counted in the balances above.",
     ]
     closed = [t for k, t in s.log if t.startswith("The table has closed")]
     assert closed == ["The table has closed (the host is stopping). Final balances: P0 0, P1 0, P2 −200, P3 −200. "
-                      "Deal 2 was not finished: 400 stays in the pot, unplayed — what each player paid into it "
-                      "is counted in the balances above."]
+                      "Deal 2 was not finished: 400 stays in the pot, unplayed; what the players paid into the "
+                      "pot is already counted in the balances above."]
     _, ru_conns, _, _ = _stopped_in_deal_2(2, "ru")
     ru = _screen(ru_conns[0], "ru").standings_text().splitlines()
     assert ru[0] == "Итог партии — Фрап, доиграно сдач: 1 (счёт):"
-    assert ru[-1] == " Сдача 2 не доиграна, неразыгранным осталось: кон 400 — то, что каждый внёс туда, учтено в " \
-                     "счёте выше."
+    assert ru[-1] == " Сдача 2 не доиграна, неразыгранным осталось: кон 400; то, что игроки внесли в кон, уже " \
+                     "учтено в счёте выше."
 
 
 def test_standings_of_a_match_that_ended_with_chips_in_the_pot_say_what_is_left_F24():
@@ -184,8 +184,8 @@ def test_the_web_page_says_the_same_under_its_result_line_F28():
         closing = next(m for m in conns[0].log if m["type"] == "closing")
         s = _screen(conns[0], lang)
         assert page_says(conns[0].view, closing["result"], lang) == s.unplayed_sentence() != ""
-    assert s.unplayed_sentence() == ("Сдача 2 не доиграна, неразыгранным осталось: кон 400 — то, что каждый внёс туда, "
-                                     "учтено в счёте выше.")
+    assert s.unplayed_sentence() == ("Сдача 2 не доиграна, неразыгранным осталось: кон 400; то, что игроки внесли в кон, "
+                                     "уже учтено в счёте выше.")
     view = conns[0].view
     over = {"deals": 1, "unfinished": False, "match_over": False, "balances": [-300, -500, 0, 0], "pot": 800}
     assert page_says(view, over, "ru") == "Осталось неразыгранным: кон 800."

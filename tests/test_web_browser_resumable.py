@@ -72,8 +72,8 @@ def test_the_page_hides_late_after_a_language_switch_and_keeps_its_seat_when_the
         res = state(d)["closed"]["result"]
         assert (res["deals"], res["unfinished"]) == (1, True) and sum(res["balances"]) + res["pot"] == 0
         assert d.find_element(By.ID, "result-pot").text == (
-            f"Сдача 1 не доиграна, неразыгранным осталось: кон {res['pot']} — то, что каждый внёс туда, учтено в "
-            "счёте выше.")
+            f"Сдача 1 не доиграна, неразыгранным осталось: кон {res['pot']}; то, что игроки внесли в кон, уже "
+            "учтено в счёте выше.")
         assert _stored(d).get("token") == token  # kept (was null)
         q, url2 = _host(port, web, db)  # the same command: the journal resumes the match
         assert url2 == url

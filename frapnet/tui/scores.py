@@ -223,8 +223,8 @@ class ScoresMixin:
         if res.get("unfinished") is True and isinstance(deal, int) and not isinstance(deal, bool):
             if pot is None:
                 return _("Deal {deal} was not finished.").format(deal=deal)
-            return _("Deal {deal} was not finished: {amount} stays in the {pot}, unplayed — what each player paid "
-                     "into it is counted in the balances above.").format(deal=deal, amount=pot, pot=word)
+            return _("Deal {deal} was not finished: {amount} stays in the {pot}, unplayed; what the players paid "
+                     "into the {pot} is already counted in the balances above.").format(deal=deal, amount=pot, pot=word)
         return _("{amount} is left in the {pot}, unplayed.").format(amount=pot, pot=word) if pot is not None else ""
 
     def standings_text(self) -> str:

@@ -291,7 +291,7 @@ window.FrapnetDraw = function (page) {
     const pot = word && isInt(r.pot) && BigInt(r.pot) !== 0n ? amount(r.pot) : null;
     if (r.unfinished === true && isInt(r.deals)) {
       return pot === null ? t("Deal {deal} was not finished.", { deal: amount(r.deals) })
-        : t("Deal {deal} was not finished: {amount} stays in the {pot}, unplayed — what each player paid into it is counted in the balances above.",
+        : t("Deal {deal} was not finished: {amount} stays in the {pot}, unplayed; what the players paid into the {pot} is already counted in the balances above.",
           { deal: amount(r.deals), amount: pot, pot: plain(word) });
     }
     return pot === null ? "" : t("{amount} is left in the {pot}, unplayed.", { amount: pot, pot: plain(word) });

@@ -24,8 +24,8 @@
       "The table is closed": "Стол закрыт", "Result": "Итог", "You left the table.": "Вы вышли из-за стола.",
       // a table that ended mid-deal, or with chips in the pot (docs/rules/frap.md "What frapnet decided" 7)
       "Deal {deal} was not finished.": "Сдача {deal} не доиграна.",
-      "Deal {deal} was not finished: {amount} stays in the {pot}, unplayed — what each player paid into it is counted in the balances above.":
-        "Сдача {deal} не доиграна, неразыгранным осталось: {pot} {amount} — то, что каждый внёс туда, учтено в счёте выше.",
+      "Deal {deal} was not finished: {amount} stays in the {pot}, unplayed; what the players paid into the {pot} is already counted in the balances above.":
+        "Сдача {deal} не доиграна, неразыгранным осталось: {pot} {amount}; то, что игроки внесли в {pot}, уже учтено в счёте выше.",
       "{amount} is left in the {pot}, unplayed.": "Осталось неразыгранным: {pot} {amount}.",
       "Leave the table? A computer player takes your seat.": "Выйти? Ваше место займёт компьютер.",
       "Tap a card, then the action.": "Нажмите карту, затем действие.", "face down": "рубашкой вверх",
