@@ -321,6 +321,34 @@ def test_an_endless_http_request_is_aborted():
     assert tr.disconnecting or not tr.connected
 
 
+def test_an_idle_connection_is_closed_quietly_a_slow_request_with_a_log_line():
+    """Each time a browser opened the page, the host logged "HTTP request not complete in 10s;
+    aborted" for the connections Chromium opens ahead of need and never uses: an idle connection
+    (no byte of a request since it opened, or since its last answer) is closed after 10 s without
+    a log line; a request begun and not finished in time (a slowloris) still gets its line."""
+    from twisted.logger import globalLogPublisher
+    said = []
+    observer = lambda e: said.append(e.get("log_format", ""))  # noqa: E731
+    globalLogPublisher.addObserver(observer)
+    try:
+        clock, table, hf, wf = make()
+        idle, begun = [], []
+        for i, out in ((0, idle), (1, begun)):
+            addr = IPv4Address("TCP", "127.0.0.1", 30100 + i)
+            p = wf.buildProtocol(addr)
+            tr = StringTransportWithDisconnection(peerAddress=addr)
+            tr.protocol = p
+            p.makeConnection(tr)
+            out.append(tr)
+        begun_proto = begun[0].protocol
+        begun_proto.dataReceived(b"GET / HT")
+        clock.advance(11)
+        assert not idle[0].connected and not begun[0].connected
+        assert sum("not complete" in f for f in said) == 1
+    finally:
+        globalLogPublisher.removeObserver(observer)
+
+
 def _slow_http(wf, host: str, port: int):
     """A connection from ``host`` that has sent the first byte of a request; None if refused."""
     addr = IPv4Address("TCP", host, port)

@@ -60,10 +60,15 @@ class Guard(TimeoutMixin, policies.ProtocolWrapper):
         self.callLater = self.factory.clock.callLater  # TimeoutMixin's clock
         self.setTimeout(self.factory.request_time)
 
+    started = False  # bytes of a request came since the last answer (or since the connection opened)
+
     def timeoutConnection(self) -> None:
         if self.bridge is not None or self.closing:
             return
-        log.info("{peer}: HTTP request not complete in {t}s; aborted", peer=peer_desc(self), t=self.factory.request_time)
+        if self.started:  # a request begun and not finished in time (a slowloris): worth a line
+            log.info("{peer}: HTTP request not complete in {t}s; aborted", peer=peer_desc(self),
+                     t=self.factory.request_time)
+        # else an idle connection — a browser's preconnect, or kept alive after its answer — closed quietly
         self.evict()
 
     def evict(self) -> None:
@@ -76,11 +81,13 @@ class Guard(TimeoutMixin, policies.ProtocolWrapper):
     def write(self, data) -> None:
         if self.bridge is None and not self.closing:
             self.setTimeout(self.factory.request_time)  # answered: time for its next request
+            self.started = False
         super().write(data)
 
     def writeSequence(self, seq) -> None:
         if self.bridge is None and not self.closing:
             self.setTimeout(self.factory.request_time)
+            self.started = False
         super().writeSequence(seq)
 
     def loseConnection(self) -> None:
@@ -127,6 +134,7 @@ class Guard(TimeoutMixin, policies.ProtocolWrapper):
                 return
             chunk = data[i:i + _SLICE]
             self.pending += len(chunk)
+            self.started = True
             try:
                 self.wrappedProtocol.dataReceived(chunk)
             except LocalProtocolError:  # e.g. a ping after the close, which wsproto cannot answer now
