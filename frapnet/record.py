@@ -107,7 +107,8 @@ def open_table(rec: dict, registry=None) -> engine.State:
     if not isinstance(rec, dict):
         raise ReplayError("record", "a record is a JSON object")
     if rec.get("format") != FORMAT:
-        raise ReplayError("record", f"format must be {FORMAT!r}, not {rec.get('format')!r}")
+        raise ReplayError("record", f"format must be {FORMAT!r}, not {shown(rec['format'])}" if "format" in rec
+                          else f"the record has no format (it must be {FORMAT!r})")
     game = rec.get("game")
     if not isinstance(game, str):
         raise ReplayError("record", f"game must be a string, not {game!r}")
@@ -257,6 +258,9 @@ def summary(res: dict) -> str:
         parts = [f"deal {i + 1}: dealer seat {d.get('dealer')}, {d.get('outcome')}"]
         for k, v in d.items():
             if k in skip or v is None or v == [] or v is False:
+                continue
+            if v is True:  # a flag (a blind frap): its name alone
+                parts.append(k.replace("_", " "))
                 continue
             if isinstance(v, list):
                 v = " ".join(json.dumps(x) for x in v)

@@ -220,6 +220,18 @@ def test_replay_command_human_summary(tmp_path):
     assert "pot: 1200" in out
 
 
+def test_replay_summary_names_a_flag_and_a_missing_format_in_words():
+    """`frapnet replay`'s summary is for people: a deal's true flag is its name alone ("blind",
+    not "blind True"), and a record without ``format`` says so (not "not None")."""
+    res = record.replay_json(WORKED)
+    res["deals"][0]["blind"] = True
+    line = record.summary(res).splitlines()[1]
+    assert ("; blind;" in line or line.endswith("; blind")) and "True" not in line
+    with pytest.raises(record.ReplayError) as exc:
+        record.replay({})
+    assert exc.value.message == "the record has no format (it must be 'frapnet-record/1')"
+
+
 @pytest.mark.shared
 def test_replay_command_json_and_stdin():
     p = frapnet("-", "--json", stdin=json.dumps(WORKED))

@@ -440,17 +440,17 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
 
 def join_problem(f, gettext, lang: str) -> str:
     """Why joining failed (a Failure: the host's refusal, JoinError, or no connection), in
-    ``lang``: in English as the host or Twisted says it; in another language the refusal's code
-    (:func:`frapnet.tui.text.error_text`) or the kind of connection failure, translated."""
+    ``lang``: a refusal as the host says it in English, else by its code
+    (:func:`frapnet.tui.text.error_text`); a connection failure by its kind, in words."""
     from twisted.internet import error
 
     from frapnet.net.client import JoinError
 
-    if lang == "en":
-        return f.getErrorMessage() or f.type.__name__
-    if f.check(JoinError):
+    if f.check(JoinError):  # the host's refusal: its own words in English
+        if lang == "en":
+            return f.getErrorMessage() or f.type.__name__
         return error_text({"code": f.value.code, "message": f.value.message}, gettext, lang)
-    _ = gettext
+    _ = gettext  # no connection: in words, not Twisted's ("Connection was refused by other side: 111: …")
     if f.check(error.ConnectionRefusedError):
         return _("nobody is listening at that address and port")
     if f.check(error.DNSLookupError):
