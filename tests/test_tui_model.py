@@ -181,6 +181,20 @@ def _to_buy(n=4, options=None):
     return st, hands
 
 
+def test_F15_a_buy_label_names_its_cards_in_the_hands_order():
+    """F15: the labels of the buy actions list the cards to discard as the hand shows them —
+    trumps first, then ♠ ♥ ♦ ♣, high rank first (a newcomer saw "Buy: discard J♠ 7♦ 8♦", an
+    order neither the hand's nor the one clicked)."""
+    from frapnet.tui.faces import card_face, hand_order
+    st, _ = _to_buy()
+    v = engine.view(st, 0)
+    buys = [a for a in v["actions"] if a["action"][0] == "buy" and len(a["action"][1]) > 1]
+    assert buys
+    for a in buys:
+        want = " ".join(card_face(c) for c in hand_order(a["action"][1], st.deal.trump))
+        assert a["label"] == f"Buy: discard {want}", a
+
+
 def test_F15_buying_toggles_cards_and_confirms_only_a_legal_set():
     st, _ = _to_buy()
     s = screen_at(st, 0)
