@@ -51,6 +51,12 @@ message's field (a version, a seat, a deal, a ping's id): they count things, nev
 this keeps every one of them within 64 bits."""
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the noun for it: ``counted(1, "deal")`` is ``"1 deal"``, ``counted(3, "match",
+    "matches")`` is ``"3 matches"`` (``many``: ``one + "s"`` when not given)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def digits(n: int) -> int:
     """The number of decimal digits of ``n`` (its sign not counted), without converting it to
     text (Python refuses ``str()`` past 4300 digits by default, and it costs time quadratic in

@@ -11,7 +11,7 @@ from typing import Any
 
 from frapnet import engine
 import frapnet.plugins  # noqa: F401 - the installed plugins become the engine's default registry
-from frapnet.errors import PluginError, RuleError, describe, shown
+from frapnet.errors import PluginError, RuleError, counted, describe, shown
 
 FORMAT = "frapnet-record/1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -252,7 +252,7 @@ def summary(res: dict) -> str:
         if e.get("deal") is None and e["message"].startswith(FILE_ERRORS):
             return e["message"]  # the file is missing or unreadable: nothing was replayed
         return f"bad record{at}: {e['message']}"  # malformed, which names no rule
-    lines = [f"{res['game']}: {len(res['deals'])} deal(s)"]
+    lines = [f"{res['game']}: {counted(len(res['deals']), 'deal')}"]
     skip = {"dealer", "outcome"}
     for i, d in enumerate(res["deals"]):
         parts = [f"deal {i + 1}: dealer seat {d.get('dealer')}, {d.get('outcome')}"]
@@ -361,7 +361,7 @@ def verify_summary(checked: list[dict]) -> str:
         left = f"; left out: seat {' '.join(str(s) for s in d['left_out'])}" if d["left_out"] else ""
         lines.append(f"deal {d['deal'] + 1}: ✓ commitment {d['commitment'][:16]}… opened; the {d['cards']} cards are "
                      f"the shuffle of the seed and the nonces of seats {seats}{left}")
-    lines.append(f"{len(checked)} deal(s) verified")
+    lines.append(f"{counted(len(checked), 'deal')} verified")
     return "\n".join(lines)
 
 

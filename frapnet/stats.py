@@ -13,6 +13,7 @@ import unicodedata
 from typing import Any
 
 from frapnet import engine, record
+from frapnet.errors import counted
 from frapnet.net.journal import Journal
 from frapnet.net.protocol import for_log
 
@@ -108,14 +109,14 @@ def player_stats(journal: Journal, registry=None) -> dict:
 def summary(stats: dict) -> str:
     """The text `frapnet stats` prints: one block per player, one line per game; names (and
     games) escaped (:func:`for_terminal`)."""
-    lines = [f"{stats['matches']} match(es) in the journal"]
+    lines = [f"{counted(stats['matches'], 'match', 'matches')} in the journal"]
     for p in stats["players"]:
-        lines.append(f"{for_terminal(p['name'])}: {p['matches']} match(es), {p['deals']} deal(s)")
+        lines.append(f"{for_terminal(p['name'])}: {counted(p['matches'], 'match', 'matches')}, {counted(p['deals'], 'deal')}")
         for game, g in sorted(p["games"].items()):
             game = for_terminal(game)
             net = f"{g['net']:+d}".replace("-", "\u2212") + f" {g['unit']}" if g["net"] else f"0 {g['unit']}"  # −, as on screen
             extra = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(g["counts"].items()))
-            lines.append(f"  {game}: {g['matches']} match(es), {g['deals']} deal(s), net {net}"
+            lines.append(f"  {game}: {counted(g['matches'], 'match', 'matches')}, {counted(g['deals'], 'deal')}, net {net}"
                          + (f"; {extra}" if extra else ""))
     if stats["skipped"]:
         lines.append("not counted (they do not replay): match " + ", ".join(map(str, stats["skipped"])))

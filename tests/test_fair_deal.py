@@ -327,7 +327,7 @@ def test_seeded_runs_agree_with_each_other_replay_and_verify(tmp_path):
     path = tmp_path / "a.json"
     ver = subprocess.run([sys.executable, "-m", "frapnet", "verify", str(path)], capture_output=True, text=True,
                          timeout=60)
-    assert ver.returncode == 0 and ver.stdout.splitlines()[-1] == "2 deal(s) verified", ver.stdout
+    assert ver.returncode == 0 and ver.stdout.splitlines()[-1] == "2 deals verified", ver.stdout
     rep = subprocess.run([sys.executable, "-m", "frapnet", "replay", str(path), "--json"], capture_output=True,
                          text=True, timeout=60)
     assert json.loads(rep.stdout)["ok"] is True

@@ -95,7 +95,7 @@ def test_two_joined_clients_see_every_deal_checked_and_the_record_verifies(tmp_p
     ok = _verify(rec)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     lines = ok.stdout.splitlines()
-    assert lines[-1] == "3 deal(s) verified" and all(" ✓ commitment " in x for x in lines[:3])
+    assert lines[-1] == "3 deals verified" and all(" ✓ commitment " in x for x in lines[:3])
     assert all(x.endswith("nonces of seats 0 1 2 3") for x in lines[:3])  # both people and both bots
     data = json.loads(rec.read_text())
     data["deals"][1]["deck"][0], data["deals"][1]["deck"][-1] = data["deals"][1]["deck"][-1], data["deals"][1]["deck"][0]

@@ -253,7 +253,7 @@ def test_verify_command(tmp_path):
     ok = _verify_cli(tmp_path, rec)
     assert ok.returncode == 0, ok.stderr
     lines = ok.stdout.splitlines()
-    assert len(lines) == 4 and lines[-1] == "3 deal(s) verified"
+    assert len(lines) == 4 and lines[-1] == "3 deals verified"
     assert lines[1].startswith("deal 2: ✓ commitment ") and lines[1].endswith("seats 0 2 3; left out: seat 1")
     bad = copy.deepcopy(rec)
     bad["deals"][2]["deck"][0], bad["deals"][2]["deck"][5] = bad["deals"][2]["deck"][5], bad["deals"][2]["deck"][0]

@@ -446,8 +446,8 @@ def test_stats_and_export_list_escape_names_read_from_the_journal_issue_9(tmp_pa
     db = _hostile_journal(tmp_path)
     out = _run(stats_cmd, capsys, db=db, json=False, plugins_dir=[])
     lines = out.splitlines()
-    assert lines[:2] == ["1 match(es) in the journal", f"{HOSTILE_SHOWN}: 1 match(es), 1 deal(s)"]
-    assert lines[2].startswith("  frap: 1 match(es), 1 deal(s), net ") and lines[3] == "P1: 1 match(es), 1 deal(s)"
+    assert lines[:2] == ["1 match in the journal", f"{HOSTILE_SHOWN}: 1 match, 1 deal"]
+    assert lines[2].startswith("  frap: 1 match, 1 deal, net ") and lines[3] == "P1: 1 match, 1 deal"
     assert len(lines) == 9 and not any(c in out for c in "\x1b\x07\x9b\u202e\t")
     assert "net \u2212" in out and "net -" not in out  # a loss signed as on every screen (−, not -)
     out = _run(stats_cmd, capsys, db=db, json=True, plugins_dir=[])
@@ -456,7 +456,7 @@ def test_stats_and_export_list_escape_names_read_from_the_journal_issue_9(tmp_pa
     got = json.loads(out)
     assert sorted(p["name"] for p in got["players"]) == sorted([HOSTILE_NAME, "P1", "P2", "P3"])
     out = _run(export_cmd, capsys, db=db, list=True, match=None, output=None)
-    assert out == (r"1	2026-12-01\x1b[31m	T\x1b]0;x\x07\tfake	frap	1 deal(s)	finished	"
+    assert out == (r"1	2026-12-01\x1b[31m	T\x1b]0;x\x07\tfake	frap	1 deal	finished	"
                    + HOSTILE_SHOWN + ", P1, P2, P3\n")
 
 

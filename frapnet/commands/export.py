@@ -19,7 +19,7 @@ def run(args) -> int:
     from frapnet import record
     from frapnet.commands._journal import open_checked
     from frapnet.net.atomic import write_atomically
-    from frapnet.errors import shown
+    from frapnet.errors import counted, shown
     from frapnet.stats import for_terminal as safe
 
     journal = open_checked(args.db, "export", create=False)
@@ -32,7 +32,7 @@ def run(args) -> int:
             for m in matches:  # what the journal holds, escaped: anyone may edit the file (issue #9)
                 state = "finished" if m["finished"] else "unfinished"
                 names = ", ".join(safe(n) if n else "—" for n in m["names"])
-                print(f"{m['id']}\t{safe(m['started'])}\t{safe(m['table'])}\t{safe(m['game'])}\t{m['deals']} deal(s)"
+                print(f"{m['id']}\t{safe(m['started'])}\t{safe(m['table'])}\t{safe(m['game'])}\t{counted(m['deals'], 'deal')}"
                       f"\t{state}\t{names}")
             return 0
         chosen = _choose(matches, args.match)
