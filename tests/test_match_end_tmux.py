@@ -18,6 +18,8 @@ import time
 
 import pytest
 
+from frapnet import record
+
 TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install tmux)")
 
@@ -204,9 +206,14 @@ def test_rematch_is_asked_by_default_r_plays_again_n_leaves(tmp_path):
     assert res["ok"] and len(res["deals"]) == 1
     assert sum(res["balances"]) + res["pot"] == 0  # F6, the new match counted from zero
     assert json.loads((tmp_path / "m.2.json").read_text())["players"] == 3
-    assert "Final standings — Frap, 1 deal (balance):" in out
-    for name, total in zip(["Olga", "Bot 1", "Bot 2"], res["balances"]):
-        assert re.search(rf"{re.escape(name)}\s+{re.escape(fmt(total))}\n", out), (name, total, out)
+    # both matches' standings on the terminal after exit, match 1's first (it was lost at the rematch)
+    assert "Match 1: Final standings — Frap, 1 deal (balance):" in out, out
+    assert "Match 2: Final standings — Frap, 1 deal (balance):" in out, out
+    one, two = out.split("Match 1: ", 1)[1].split("Match 2: ", 1)
+    first_res = record.replay_json(first)
+    for part, result in ((one, first_res), (two, res)):
+        for name, total in zip(["Olga", "Bot 1", "Bot 2"], result["balances"]):
+            assert re.search(rf"{re.escape(name)}\s+{re.escape(fmt(total))}\n", part), (name, total, out)
 
 
 def fmt(n: int) -> str:

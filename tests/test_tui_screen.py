@@ -213,8 +213,12 @@ def test_the_rematch_question_r_says_yes_n_says_no_and_leaves_in_both_languages(
     assert "[r] Play again" in text_of(render.actions(s, 80)) and "[n] No, leave the table" in text_of(render.actions(s, 80))
     assert s.press("x") == [] and s.overlay is None and s.rematch_question  # another key only closes the sheet
     assert s.press("r") == [("rematch", True)] and not s.rematch_question and s.press("n") != [("rematch", False), ("quit",)]
+    first = s.standings_text()
     s.set_rematch({"type": "rematch_start", "match": 2})
     assert s.rematch is None and s.score_rows() == [] and "Match 2 begins with the same seats." in s.log[-1][1]
+    # match 1's result is kept for the terminal after the client exits (it was lost at a rematch)
+    assert first.startswith("Final standings — Frap, 1 deal (balance):")
+    assert s.past_standings == ("Match 1: " + first,) and s.match_no == 2
     s.set_rematch(dict(offer, match=3))
     assert s.press("n") == [("rematch", False), ("quit",)]
     ru, _st = _frap_deals(1, lang="ru", deals_limit=1)

@@ -27,15 +27,26 @@ class RematchMixin:
     (``asked``: this seat's answer is awaited; ``answer``: None until r or n)."""
 
     rematch: dict | None = None
+    match_no: int = 1
+    """The match being played at this table: 2, 3… after rematches (``rematch_start``'s ``match``)."""
+    past_standings: tuple = ()
+    """The final standings of each match before the last rematch, oldest first, each headed
+    "Match N:" (:meth:`standings_text`)."""
 
     def set_rematch(self, msg: dict) -> None:
-        """The host's ``rematch_offer`` or ``rematch_start`` message."""
+        """The host's ``rematch_offer`` or ``rematch_start`` message. At ``rematch_start`` the
+        standings of the match just played are kept (:attr:`past_standings`): printed on the
+        terminal after the client exits, before the last match's."""
         _ = self._
         if not isinstance(msg, dict):
             return
         if msg.get("type") == "rematch_start":
-            self._new_match()  # deals are counted from 1 again: a fresh score sheet
             n = msg.get("match")
+            done = self.standings_text()
+            if done:
+                self.past_standings = (*self.past_standings, _("Match {n}:").format(n=self.match_no) + " " + done)
+            self.match_no = n if isinstance(n, int) and not isinstance(n, bool) else self.match_no + 1
+            self._new_match()  # deals are counted from 1 again: a fresh score sheet
             self.add_log("status", _("Match {n} begins with the same seats.").format(n=n if isinstance(n, int) else "?"))
             return
         if msg.get("type") != "rematch_offer" or self.closed is not None:
