@@ -432,14 +432,9 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     if failure.get("message"):
         print(f"frapnet: {failure['message']}", file=sys.stderr)
         return 2
-    past = screen.past_standings  # the matches before a rematch, oldest first
-    for text in past:
-        print(fit_lines(text) + "\n", flush=True)
-    standings = screen.standings_text()
+    standings = screen.exit_standings()  # each match's, after a rematch
     if standings:  # on the restored terminal, after the full screen is gone
-        if past:
-            standings = screen._("Match {n}:").format(n=screen.match_no) + " " + standings
-        print(fit_lines(standings), flush=True)
+        print("\n\n".join(map(fit_lines, standings)), flush=True)
     return code if isinstance(code, int) else 0
 
 

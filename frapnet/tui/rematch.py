@@ -64,6 +64,15 @@ class RematchMixin:
         else:
             self.add_log("status", _("The match is over; the players are asked whether they play again."))
 
+    def exit_standings(self) -> list[str]:
+        """What the terminal shows after the client exits: the final standings of every match
+        played at this table — the matches before a rematch (:attr:`past_standings`), then the
+        last (:meth:`standings_text`), each headed "Match N:" once there was a rematch."""
+        last = self.standings_text()
+        if last and self.past_standings:
+            last = self._("Match {n}:").format(n=self.match_no) + " " + last
+        return [*self.past_standings, *([last] if last else [])]
+
     @property
     def rematch_question(self) -> bool:
         """The offer is open and waits for this seat's answer (the keys r and n work)."""
