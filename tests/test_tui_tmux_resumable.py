@@ -60,7 +60,10 @@ def test_a_host_stopped_with_sigterm_keeps_the_seat_for_the_same_join_command_is
         assert "FAILED" not in closed and "no shuffle is waiting" not in closed
         assert json.loads(tokens_file.read_text()) == saved  # the token is kept (was {})
         t.keys("q")
-        assert "FRAPNET-EXIT=0" in t.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "frapnet join to exit")
+        after = t.wait(lambda s: "FRAPNET-EXIT=" in s, 10, "frapnet join to exit")
+        assert "FRAPNET-EXIT=0" in after
+        # the way back stays on the terminal after exit too (it went with the full screen)
+        assert "run the same join command again to take your seat back." in " ".join(after.split()), after
         again = _host(port, db)  # the same command: the journal resumes the match, seat 0 waits for its token
         t2 = Tmux(join, 100, 30)
         back = t2.wait(lambda s: "Olga (you)" in s or "FRAPNET-EXIT=" in s, 20, "the seat taken back")

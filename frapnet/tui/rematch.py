@@ -67,11 +67,14 @@ class RematchMixin:
     def exit_standings(self) -> list[str]:
         """What the terminal shows after the client exits: the final standings of every match
         played at this table — the matches before a rematch (:attr:`past_standings`), then the
-        last (:meth:`standings_text`), each headed "Match N:" once there was a rematch."""
+        last (:meth:`standings_text`), each headed "Match N:" once there was a rematch — and, if
+        the host stopped saying it resumes the match, how to come back."""
         last = self.standings_text()
         if last and self.past_standings:
             last = self._("Match {n}:").format(n=self.match_no) + " " + last
-        return [*self.past_standings, *([last] if last else [])]
+        again = [self._(HOST_STOPPED if self.seat is not None else HOST_STOPPED_WATCHING)] \
+            if getattr(self, "resumable", False) else []  # the host resumes the match: how to come back
+        return [*self.past_standings, *([last] if last else []), *again]
 
     @property
     def rematch_question(self) -> bool:
