@@ -143,17 +143,17 @@ def test_the_terminal_client_says_the_host_stopped_and_how_to_take_the_seat_back
     msg = {"type": "closing", "reason": "host stopping", "resumable": True,
            "result": {"balances": [-100, -100], "pot": 200, "match_over": False}}
     en = Screen(i18n.translation("en").gettext, "en")
-    en.seat = 0
+    en.set_welcome({"seat": 0})
     en.set_closing(msg)
     lines = [t for _, t in en.log]
     assert ("The host stopped; the match is not over. Once the host is back, run the same join command again "
             "to take your seat back.") in lines and en.resumable is True
     watcher = Screen(i18n.translation("en").gettext, "en")  # a spectator has no seat to take back
+    watcher.set_welcome({"seat": None})
     watcher.set_closing(msg)
     assert ("The host stopped; the match is not over. Once the host is back, run the same join command again "
             "to watch on.") in [t for _, t in watcher.log] and not any("seat back" in t for _, t in watcher.log)
     ru = Screen(i18n.translation("ru").gettext, "ru")
-    ru.seat = 0
     ru.set_closing(msg)
     assert ("Хост остановлен; партия не окончена. Когда хост снова заработает, запустите ту же команду "
             "подключения — и вы вернётесь на своё место.") in [t for _, t in ru.log]

@@ -64,6 +64,12 @@ class RematchMixin:
         else:
             self.add_log("status", _("The match is over; the players are asked whether they play again."))
 
+    @property
+    def watching(self) -> bool:
+        """This connection joined as a spectator (its welcome's ``seat`` is nil)."""
+        w = getattr(self, "welcome", None)
+        return isinstance(w, dict) and "seat" in w and w["seat"] is None
+
     def exit_standings(self) -> list[str]:
         """What the terminal shows after the client exits: the final standings of every match
         played at this table — the matches before a rematch (:attr:`past_standings`), then the
@@ -72,7 +78,7 @@ class RematchMixin:
         last = self.standings_text()
         if last and self.past_standings:
             last = self._("Match {n}:").format(n=self.match_no) + " " + last
-        again = [self._(HOST_STOPPED if self.seat is not None else HOST_STOPPED_WATCHING)] \
+        again = [self._(HOST_STOPPED_WATCHING if self.watching else HOST_STOPPED)] \
             if getattr(self, "resumable", False) else []  # the host resumes the match: how to come back
         return [*self.past_standings, *([last] if last else []), *again]
 
@@ -192,7 +198,7 @@ class RematchMixin:
         self.add_log("status", text + (("." if bal else "") + " " + pot if pot else ""))
         if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
             self.resumable = True
-            self.add_log("status", _(HOST_STOPPED if self.seat is not None else HOST_STOPPED_WATCHING))
+            self.add_log("status", _(HOST_STOPPED_WATCHING if self.watching else HOST_STOPPED))
         self.add_log("status", _("Press q to quit."))
         if self.scores:
             self._open_scores()
