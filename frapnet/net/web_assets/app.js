@@ -63,8 +63,8 @@
   window.frapnet = S; // for people and tests poking at the page: what it was told, nothing more
   // the page's drawing (tableview.js): DOM helpers, the cards and the table's parts, from the latest view
   const D = window.FrapnetDraw({ S: S, t: t, lang: () => lang, plain: plain, cleanName: cleanName, isInt: isInt,
-    amount: amount });
-  const { el, h, cardFace, cardRed, ui, groups, timeLeft, renderTurn, renderLog } = D;
+    amount: amount, act: act, answerRematch: answerRematch, render: render });
+  const { el, ui, timeLeft, renderTurn, renderLog, renderMe } = D;
   function store() {
     try { return JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch (e) { return {}; }
   }
@@ -361,55 +361,6 @@
     const v = S.view;
     if (v && (v.to_act || []).some((s) => timeLeft(s) !== null) && !S.closed) renderTurn(v);
   }, 1000);
-  function sameSet(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
-  function renderMe(v) {
-    const me = isInt(v.seat);
-    el("me").hidden = false;
-    el("leave-row").hidden = !me || !!S.closed;
-    renderTurn(v);
-    el("message").textContent = S.message;
-    if (S.closed) return;  // renderTurn drew the closed table (renderClosed): no hand to play, no moves
-    const hand = el("hand"), acts = el("actions");
-    hand.replaceChildren();
-    acts.replaceChildren();
-    if (!me) { hand.hidden = true; acts.hidden = true; return; }
-    hand.hidden = false;
-    acts.hidden = false;
-    const g = groups(v);
-    const toggling = g.cards.length > 0;
-    const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
-    const cards = Array.isArray(v.hand) ? D.handOrder(v.hand, v.trump) : null;  // the terminal's order
-    if (cards === null) {
-      const k = isInt(v.hand_count) ? Math.min(64, Number(v.hand_count)) : 0;
-      for (let i = 0; i < k; i++) hand.append(h("span", { class: "card back", title: t("face down") }, "?"));
-    } else {
-      const extra = [...choosable].filter((c) => !cards.includes(c));
-      const row = cards.map((c) => ({ c, extra: false })).concat(extra.map((c) => ({ c, extra: true })));
-      row.forEach((x, i) => {
-        const ok = choosable.has(x.c);
-        const sel = S.selected.includes(x.c);
-        const cm = ui(v) && ui(v).card_marks && typeof ui(v).card_marks[x.c] === "string" ? ui(v).card_marks[x.c] : "";
-        hand.append(h("button", {
-          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : " off") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
-          "data-card": x.c, "aria-pressed": sel ? "true" : "false", "aria-disabled": ok ? null : "true",
-          onclick: () => ok ? tapCard(x.c, g, toggling) : refuse(x.c),
-        }, cardFace(x.c), cm ? h("sup", null, cm) : null));
-      });
-    }
-    // what the selection allows, in the host's words
-    const sel = S.selected.slice().sort();
-    for (const x of g.cards) {
-      if (sameSet(x.set, sel)) acts.append(actionButton(x, "go"));
-    }
-    if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel))) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
-    if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
-    if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
-    for (const x of g.simple) acts.append(actionButton(x, ""));
-    if (S.rematch && S.rematch.asked && S.rematch.answer === null && !S.closed) {
-      acts.append(h("button", { type: "button", id: "rematch-yes", class: "act go", onclick: () => answerRematch(true) }, t("Play again")));
-      acts.append(h("button", { type: "button", id: "rematch-no", class: "act", onclick: () => answerRematch(false) }, t("No, leave the table")));
-    }
-  }
   function answerRematch(accept) {
     if (!S.rematch) return;
     S.rematch.answer = accept;
@@ -419,27 +370,6 @@
       save({ token: null });
       addLog("status", t("You left the table."));
     }
-    render();
-  }
-  function actionButton(x, cls) {
-    return h("button", { type: "button", class: "act " + cls, "data-action": JSON.stringify(x.action, (k, y) => typeof y === "bigint" ? y.toString() : y),
-      onclick: () => act(x.action) }, x.label);
-  }
-  function refuse(c) {
-    // why this card cannot be chosen now, in the host's words (the view's ui.refusals)
-    const r = ui(S.view) && ui(S.view).refusals && typeof ui(S.view).refusals[c] === "string" ? ui(S.view).refusals[c] : "";
-    S.message = r;
-    el("message").textContent = r;
-  }
-  function tapCard(c, g, toggling) {
-    S.message = "";
-    if (toggling) {
-      const i = S.selected.indexOf(c);
-      if (i >= 0) S.selected.splice(i, 1); else S.selected.push(c);
-    } else if (S.selected.length === 1 && S.selected[0] === c) {
-      const mine = g.card.filter((x) => x.card === c);
-      if (mine.length === 1) { act(mine[0].action); return; } // a second tap plays it
-    } else S.selected = [c];
     render();
   }
   // --- the page's controls ----------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 // The web page's drawing (docs/web.md): DOM helpers, the cards (a hand in the terminal client's
 // order), the join form's line about the table (from /table.json), and the table's parts drawn from
 // the latest view — the facts line, the seats, the rules and the last deal's report, whose turn it
-// is (with the turn clock), the score sheet, the log, the closed table. Text from the network is
+// is (with the turn clock), your hand and your moves, the score sheet, the log, the closed table. Text from the network is
 // only ever put in the page as text (textContent), never as HTML. app.js makes one drawer with
 // window.FrapnetDraw(page): page.S (the page's state: view, welcome, sheet, log, rematch, closed,
-// table), page.t (its words), page.lang() (its language), and its helpers plain, cleanName, isInt,
-// amount.
+// table), page.t (its words), page.lang() (its language), its helpers plain, cleanName, isInt,
+// amount, and what a tap does: page.act(action), page.answerRematch(accept), page.render().
 "use strict";
 
 window.FrapnetDraw = function (page) {
@@ -196,6 +196,77 @@ window.FrapnetDraw = function (page) {
     }
     return { simple, card, cards };
   }
+  // your hand and your moves: tap a card, then its action (or tap it again); the host's labels
+  function sameSet(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+  function renderMe(v) {
+    const me = isInt(v.seat);
+    el("me").hidden = false;
+    el("leave-row").hidden = !me || !!S.closed;
+    renderTurn(v);
+    el("message").textContent = S.message;
+    if (S.closed) return;  // renderTurn drew the closed table (renderClosed): no hand to play, no moves
+    const hand = el("hand"), acts = el("actions");
+    hand.replaceChildren();
+    acts.replaceChildren();
+    if (!me) { hand.hidden = true; acts.hidden = true; return; }
+    hand.hidden = false;
+    acts.hidden = false;
+    const g = groups(v);
+    const toggling = g.cards.length > 0;
+    const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
+    const cards = Array.isArray(v.hand) ? handOrder(v.hand, v.trump) : null;  // the terminal's order
+    if (cards === null) {
+      const k = isInt(v.hand_count) ? Math.min(64, Number(v.hand_count)) : 0;
+      for (let i = 0; i < k; i++) hand.append(h("span", { class: "card back", title: t("face down") }, "?"));
+    } else {
+      const extra = [...choosable].filter((c) => !cards.includes(c));
+      const row = cards.map((c) => ({ c, extra: false })).concat(extra.map((c) => ({ c, extra: true })));
+      row.forEach((x, i) => {
+        const ok = choosable.has(x.c);
+        const sel = S.selected.includes(x.c);
+        const cm = ui(v) && ui(v).card_marks && typeof ui(v).card_marks[x.c] === "string" ? ui(v).card_marks[x.c] : "";
+        hand.append(h("button", {
+          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : " off") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
+          "data-card": x.c, "aria-pressed": sel ? "true" : "false", "aria-disabled": ok ? null : "true",
+          onclick: () => ok ? tapCard(x.c, g, toggling) : refuse(x.c),
+        }, cardFace(x.c), cm ? h("sup", null, cm) : null));
+      });
+    }
+    // what the selection allows, in the host's words
+    const sel = S.selected.slice().sort();
+    for (const x of g.cards) {
+      if (sameSet(x.set, sel)) acts.append(actionButton(x, "go"));
+    }
+    if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel))) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
+    if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
+    if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
+    for (const x of g.simple) acts.append(actionButton(x, ""));
+    if (S.rematch && S.rematch.asked && S.rematch.answer === null && !S.closed) {
+      acts.append(h("button", { type: "button", id: "rematch-yes", class: "act go", onclick: () => page.answerRematch(true) }, t("Play again")));
+      acts.append(h("button", { type: "button", id: "rematch-no", class: "act", onclick: () => page.answerRematch(false) }, t("No, leave the table")));
+    }
+  }
+  function actionButton(x, cls) {
+    return h("button", { type: "button", class: "act " + cls, "data-action": JSON.stringify(x.action, (k, y) => typeof y === "bigint" ? y.toString() : y),
+      onclick: () => page.act(x.action) }, x.label);
+  }
+  function refuse(c) {
+    // why this card cannot be chosen now, in the host's words (the view's ui.refusals)
+    const r = ui(S.view) && ui(S.view).refusals && typeof ui(S.view).refusals[c] === "string" ? ui(S.view).refusals[c] : "";
+    S.message = r;
+    el("message").textContent = r;
+  }
+  function tapCard(c, g, toggling) {
+    S.message = "";
+    if (toggling) {
+      const i = S.selected.indexOf(c);
+      if (i >= 0) S.selected.splice(i, 1); else S.selected.push(c);
+    } else if (S.selected.length === 1 && S.selected[0] === c) {
+      const mine = g.card.filter((x) => x.card === c);
+      if (mine.length === 1) { page.act(mine[0].action); return; } // a second tap plays it
+    } else S.selected = [c];
+    page.render();
+  }
   // the turn clock (--turn-time): seconds left per seat, counted down from the view's arrival
 
   function timeLeft(seat) {
@@ -298,5 +369,5 @@ window.FrapnetDraw = function (page) {
   }
 
   return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderJoinTable, renderRules,
-    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed, unplayed };
+    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderMe, renderSheet, renderLog, renderClosed, unplayed };
 };
