@@ -111,6 +111,7 @@
     ws.onclose = () => {
       if (gen !== S.gen) return;
       S.ws = null;
+      if (S.leaving && !S.closed) { S.closed = { reason: "", result: null, left: true }; render(); }  // no closing came
       if (S.closed || !S.want) { setStatus("closed"); return; }  // !S.want: refused at the door (onError)
       setStatus(S.joinedOnce ? "reconnecting" : "connecting");
       scheduleRetry();
@@ -199,16 +200,17 @@
           // saved); do not fight it for the seat, and a deal not revealed here was not failed
           const said = t("This seat was taken over by another connection with its token (another window or device, perhaps); the game goes on there.");
           S.closed = { reason: said, result: null, replaced: true };
-          setStatus("closed");
           addLog("status", said);
-          render();
-          break;
+        } else if (closingCode(msg) === "left") {  // the answer to our leave: the table plays on without us
+          S.closed = { reason: "", result: null, left: true };
+          if (!S.leaving) addLog("status", t("You left the table."));  // said once: at the click, else here
+        } else if (msg.resumable === true) {  // (issue #9) the host stopped and resumes this match: keep the seat token
+          addLog("status", t(D.HOST_STOPPED));
+        } else {
+          if (msg.result && typeof msg.result === "object") save({ token: null });
+          addLog("status", t("The table is closed") + ": " + D.closedWhy(msg.reason) + ".");
         }
-        // resumable (issue #9): the host stopped and resumes this match; keep the seat token
-        if (msg.resumable === true) addLog("status", t("The host stopped; the match is not over. Once the host is back, reload this page to take your seat back."));
-        else if (msg.result && typeof msg.result === "object") save({ token: null });
         setStatus("closed");
-        addLog("status", t(String(msg.reason || "")));
         render();
         break;
     }
@@ -329,8 +331,8 @@
   function setStatus(s) {
     S.status = s;
     const words = { connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
-      closed: S.closed && !S.closed.lost ? (S.closed.replaced ? "seat taken over" : "table closed") : "disconnected" };
-    el("status").dataset.status = s;
+      closed: !S.closed || S.closed.lost ? "disconnected" : S.closed.replaced ? "seat taken over" : S.closed.left ? "left the table" : "table closed" };
+    el("status").dataset.status = s === "closed" && S.closed && S.closed.left ? "left" : s;  // left: no alarm colour
     el("status").textContent = t(words[s] || s);
   }
   function applyWords() {
@@ -355,6 +357,7 @@
       D.renderSheet(v);
     }
     D.renderRules(v || {});
+    el("chat-form").hidden = !!(S.closed || S.leaving);  // nobody to talk to from here any more
     if (S.closed) D.renderClosed();
   }
   setInterval(() => {  // once a second, only the line that shows whose turn it is
@@ -365,11 +368,7 @@
     if (!S.rematch) return;
     S.rematch.answer = accept;
     send({ type: "rematch", accept: accept });
-    if (!accept) {  // no: leave the table (the host closes it for everyone: no rematch with these seats)
-      send({ type: "leave" });
-      save({ token: null });
-      addLog("status", t("You left the table."));
-    }
+    if (!accept) leave();  // no: leave the table (the host closes it for everyone: no rematch with these seats)
     render();
   }
   // --- the page's controls ----------------------------------------------------------------------------
@@ -398,10 +397,15 @@
   });
   el("leave").addEventListener("click", () => {
     if (S.view && (S.view.to_act || []).length && !confirm(t("Leave the table? A computer player takes your seat."))) return;
+    leave();
+  });
+  function leave() {  // the host answers closing "left" (protocol.md "leave"); no reconnecting after it
+    S.leaving = true;
     send({ type: "leave" });
     save({ token: null });
     addLog("status", t("You left the table."));
-  });
+    render();  // no Leave button and no chat from now on
+  }
   el("lang-switch").addEventListener("click", () => {
     lang = lang === "ru" ? "en" : "ru";
     localStorage.setItem("frapnet.lang", lang);

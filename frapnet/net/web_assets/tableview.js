@@ -157,12 +157,12 @@ window.FrapnetDraw = function (page) {
     const body = el("seats").tBodies[0];
     body.replaceChildren();
     const connWord = { connected: "connected", reconnecting: "reconnecting", bot: "computer", empty: "empty seat",
-      "taken over": "taken over", disconnected: "disconnected" };
+      "taken over": "taken over", disconnected: "disconnected", left: "left the table" };
     for (let i = 0; i < n; i++) {
       const info = seats.find((s) => s && Number(s.seat) === i) || seats[i] || {};
       const me = isInt(v.seat) && Number(v.seat) === i;
       let conn = typeof conns[i] === "string" ? conns[i] : "";
-      if (me && ended()) conn = S.closed.replaced ? "taken over" : "disconnected"; // this page's seat, no longer played here
+      if (me && ended()) conn = S.closed.replaced ? "taken over" : S.closed.left ? "left" : "disconnected"; // no longer played here
       const nameCell = h("td", { class: "name" }, name(i) + (marks[i] ? " " + marks[i] : "") + (me ? " (" + t("you") + ")" : ""));
       if (isInt(v.dealer) && Number(v.dealer) === i) nameCell.append(h("span", { class: "dealer", title: t("dealer") }, "D"));
       if (conn && conn !== "connected") nameCell.append(h("div", { class: "dim conn-" + conn.replace(" ", "-") }, t(connWord[conn] || conn)));
@@ -201,7 +201,7 @@ window.FrapnetDraw = function (page) {
   function renderMe(v) {
     const me = isInt(v.seat);
     el("me").hidden = false;
-    el("leave-row").hidden = !me || !!S.closed;
+    el("leave-row").hidden = !me || !!S.closed || !!S.leaving;
     renderTurn(v);
     el("message").textContent = S.message;
     if (S.closed) return;  // renderTurn drew the closed table (renderClosed): no hand to play, no moves
@@ -334,13 +334,25 @@ window.FrapnetDraw = function (page) {
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
 
+  // the host's closing reason (docs/protocol.md "closing", "Rematch") in the page's words, as the
+  // terminal client says it (frapnet/tui/rematch.py closing_reason); another one as sent
+  const HOST_STOPPED = "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.";
+  function closedWhy(reason) {
+    const r = plain(reason), known = { "host stopping": "the host stopped", "match over": "the match is over" };
+    let m = /^seat (\d+) (declined|left before) the rematch$/.exec(r);
+    if (m) return t(m[2] === "declined" ? "{name} declined the rematch" : "{name} left before the rematch", { name: name(Number(m[1])) });
+    m = /^no answer to the rematch in ([0-9.]+) s$/.exec(r);
+    return m ? t("no answer to the rematch in {n} s", { n: m[1] }) : t(known[r] || r);
+  }
   function renderClosed() {
     const c = S.closed || {};
     const turn = el("turn");
     turn.className = "closed";  // no longer "Your turn"
     turn.textContent = c.replaced ? plain(String(c.reason))  // the table goes on, at the other connection
       : c.lost ? t("The connection is closed. Reload this page to try again.")  // gave up reconnecting
-        : t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
+        : c.left ? t("You left the table; the game goes on without you. To come back, reload this page.")
+          : c.resumable === true ? t(HOST_STOPPED)  // the host resumes the match: the seat waits
+            : t("The table is closed") + (c.reason ? ": " + closedWhy(c.reason) : "") + ".";
     turn.append(h("br"), h("span", { class: "dim" }, t("Nothing can be played here any more; the table is shown as it was.")));
     el("hand").hidden = true;
     el("actions").replaceChildren();
@@ -369,5 +381,6 @@ window.FrapnetDraw = function (page) {
   }
 
   return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderJoinTable, renderRules,
-    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderMe, renderSheet, renderLog, renderClosed, unplayed };
+    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderMe, renderSheet, renderLog, renderClosed, unplayed, closedWhy,
+    HOST_STOPPED };
 };

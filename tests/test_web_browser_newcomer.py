@@ -1,0 +1,45 @@
+"""A newcomer's report on the web page, in headless Chromium against real `frapnet host --web` /
+`frapnet play --web` processes (tests/test_web_browser.py's helpers; the page's logic without a
+browser: tests/test_web_page_node.py). Each test says what the page got wrong before.
+Screenshots go to $FRAPNET_SCREENSHOTS (default: a temp dir)."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_web_browser import (Host, browser, join, my_turn, pytestmark, shots_dir, state, wait)  # noqa: E402,F401
+
+
+def by_id(d, i):
+    from selenium.webdriver.common.by import By
+    return d.find_element(By.ID, i)
+
+
+def test_leaving_says_you_left_once_and_hides_the_chat(browser):
+    """"Leave the table" said the table was closed — the badge "table closed", "The table is closed:
+    you left the table" above the hand, and the log said it twice, the second time in lower case.
+    The others play on: the page says you left, once, and hides the chat and the Leave button."""
+    host = Host("--players", "4", "--bots", "3", "--level", "random", "--seed", "3", "--bot-delay", "0.2")
+    d = browser()
+    try:
+        join(d, host.url, "Olga")
+        wait(lambda: my_turn(d), 20, "our turn")
+        assert by_id(d, "chat-form").is_displayed() and by_id(d, "leave").is_displayed()
+        d.execute_script("window.confirm = () => true;")
+        by_id(d, "leave").click()
+        wait(lambda: state(d)["closed"] is not None, 10, "the host's answer to leave")
+        time.sleep(0.5)
+        s = state(d)
+        assert s["closed"]["left"] is True and s["status"] == "closed"
+        assert [x["text"] for x in s["log"] if "left" in x["text"].lower()] == ["You left the table."]
+        assert by_id(d, "status").text == "left the table"
+        assert by_id(d, "turn").text.splitlines() == [
+            "You left the table; the game goes on without you. To come back, reload this page.",
+            "Nothing can be played here any more; the table is shown as it was."]
+        assert "closed" not in by_id(d, "turn").text.lower()
+        assert not by_id(d, "chat-form").is_displayed() and not by_id(d, "leave").is_displayed()
+        d.save_screenshot(str(shots_dir() / "web-left.png"))
+    finally:
+        host.stop()
