@@ -395,7 +395,8 @@ def test_a_russian_browser_gets_a_russian_page(browser):
         wait(lambda: buttons(d) and all(not re.search("[а-яА-Я]", lab) for _, _, lab in buttons(d)), 15,
              "English labels after switching")
         assert re.fullmatch(r"Your turn · turn clock \d+ s", d.find_element(By.ID, "turn").text)
-        assert state(d)["welcome"]["seat"] == 0  # the same seat, over a new connection
+        assert state(d)["welcome"]["seat"] == 0  # the same seat, over the same connection (protocol.md "lang")
+        assert d.execute_script("return window.frapnet.gen") == 1
     finally:
         host.stop()
 

@@ -4,12 +4,18 @@ browser: tests/test_web_page_node.py). Each test says what the page got wrong be
 Screenshots go to $FRAPNET_SCREENSHOTS (default: a temp dir)."""
 from __future__ import annotations
 
+import re
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_web_browser import (Host, browser, join, my_turn, pytestmark, shots_dir, state, wait)  # noqa: E402,F401
+from test_web_browser import (Host, browser, buttons, join, my_turn, pytestmark, shots_dir, state,  # noqa: E402,F401
+                              wait)
+
+CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
 
 def by_id(d, i):
@@ -43,3 +49,37 @@ def test_leaving_says_you_left_once_and_hides_the_chat(browser):
         d.save_screenshot(str(shots_dir() / "web-left.png"))
     finally:
         host.stop()
+
+
+def test_switching_language_mid_deal_keeps_the_connection(browser):
+    """The seat's page switches EN → RU → EN mid-deal: the host's labels follow over the same
+    connection (no new WebSocket: the page's connection counter stays 1), a spectator's log never
+    says the seat came back, and the host refuses no nonce as late."""
+    host = Host("--players", "3", "--bots", "2", "--seed", "7", "--bot-delay", "0.1")
+    d, w = browser(), browser()
+    try:
+        join(w, host.url, "Watcher", watch=True)
+        join(d, host.url, "Olga")
+        wait(lambda: my_turn(d), 20, "our turn (deal 1 dealt and shuffled)")
+        welcome = state(d)["welcome"]
+        by_id(d, "lang-switch").click()
+        wait(lambda: buttons(d) and all(CYRILLIC.search(lab) for _, _, lab in buttons(d)), 10, "Russian labels")
+        assert re.search(CYRILLIC, state(d)["view"]["phase_label"]) and by_id(d, "turn").text.startswith("Ваш ход")
+        d.save_screenshot(str(shots_dir() / "web-lang-ru.png"))
+        by_id(d, "lang-switch").click()
+        wait(lambda: buttons(d) and not any(CYRILLIC.search(lab) for _, _, lab in buttons(d)), 10, "English labels")
+        time.sleep(1.0)
+        s = state(d)
+        assert d.execute_script("return window.frapnet.gen") == 1  # one WebSocket all along
+        assert s["welcome"] == welcome and s["status"] == "connected"
+        assert not [x for x in s["log"] if x["kind"] == "error"], s["log"]
+        seen = [x["text"] for x in state(w)["log"]]  # a spectator's log: Olga joined once, and never came back
+        assert len([x for x in seen if x.startswith("Olga joined")]) == 1 and not [x for x in seen if "is back" in x], seen
+    finally:
+        host.p.send_signal(signal.SIGTERM)
+        try:
+            _, err = host.p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            host.stop()
+            raise
+    assert "late" not in err and "is back" not in err, err[-3000:]

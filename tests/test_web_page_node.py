@@ -157,3 +157,26 @@ def test_the_host_stopping_is_said_once():
         assert [x["text"] for x in closed["log"] if x["kind"] == "status"] == [said]
         assert not any("host stopping" in x["text"] for x in closed["log"])
         assert closed["status"] == "table closed" and closed["chatHidden"]
+
+
+def test_switching_language_at_the_table_sends_lang_and_does_not_reconnect():
+    """RU/EN while seated: the page tells the host over the same connection ({"type": "lang"},
+    docs/protocol.md "lang") — no second hello, no new connection (the others used to see "Olga is
+    back"); a quick double click sends nothing. On the join form it sends nothing at all, and while
+    reconnecting the next hello carries the language."""
+    got = page(my_turn_with_a_clock() + [
+        {"press": "lang-switch"}, {"wait": 1}, {"snap": "ru"},
+        {"press": "lang-switch"}, {"press": "lang-switch"}, {"wait": 1}, {"snap": "double"},
+        {"close": True}, {"press": "lang-switch"}, {"wait": 1}, {"open": True}, {"snap": "dropped"}])
+    ru, double, dropped = got["ru"], got["double"], got["dropped"]
+    assert ru["sockets"] == 1 and ru["sent"] == ["hello", "lang"] and ru["sentMsgs"][-1] == {"type": "lang", "lang": "ru"}
+    assert ru["sentMsgs"][0]["lang"] == "en" and ru["turn"].startswith("Ваш ход")  # the page's own words at once
+    assert double["sent"] == ["hello", "lang"]
+    assert dropped["sockets"] == 2 and dropped["sent"] == ["hello", "lang", "hello"]
+    assert dropped["sentMsgs"][-1]["lang"] == "en" and dropped["sentMsgs"][-1]["token"] == "t0k"
+    join_form = page([{"press": "lang-switch"}, {"wait": 1}, {"snap": "form"}], saved=False)["form"]
+    assert join_form["sockets"] == 0 and join_form["sent"] == []
+    # switched after the hello went out, before its welcome: the language follows the welcome
+    late = page([{"press": "lang-switch"}, {"wait": 1},
+                 {"msg": {"type": "welcome", "seat": 0, "token": "t0k", "players": 4}}, {"snap": "w"}])["w"]
+    assert [m["type"] for m in late["sentMsgs"]] == ["hello", "lang"] and late["sentMsgs"][0]["lang"] == "en"

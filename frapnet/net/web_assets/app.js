@@ -89,6 +89,7 @@
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
     ws.binaryType = "arraybuffer";
     S.ws = ws;
+    S.live = false;  // until this connection's welcome
     setStatus(S.joinedOnce ? "reconnecting" : "connecting");
     ws.onopen = () => {
       if (gen !== S.gen) return;
@@ -99,8 +100,8 @@
       if (want.spectate) hello.spectate = true;
       else if (store().token) hello.token = store().token;
       send(hello);
-      // a language switch opens the new connection first; the host then closes the old one
-      if (old && old !== ws) setTimeout(() => { try { old.close(1000); } catch (e) { /* gone */ } }, 3000);
+      S.hostLang = lang;  // the language the host writes this connection's texts in
+      if (old && old !== ws) try { old.close(1000); } catch (e) { /* gone */ }
     };
     ws.onmessage = (ev) => {
       if (gen !== S.gen) return;
@@ -153,9 +154,10 @@
           if (store().token !== msg.token) { S.sheet = []; save({ sheet: [] }); } // a new seat: a new sheet
           save({ token: msg.token, name: S.want.name });
         } else if (!S.joinedOnce || S.want.spectate) { S.sheet = []; }
-        S.joinedOnce = true;
+        S.joinedOnce = S.live = true;
         setStatus("connected");
         show("game");
+        tellLang();  // switched while the hello was on its way
         break;
       case "view":
         if (msg.view && typeof msg.view === "object") setView(msg.view);
@@ -412,9 +414,17 @@
     applyWords();
     render();
     if (!el("join").hidden) loadTable(); // the game's name in the new language
-    // the host's words come in the hello's language: sit down again with the seat token
-    if (S.want && S.welcome && !S.closed) connect(S.want);
+    // joined: the host's words in the new language over this connection (protocol.md "lang": a
+    // view answers; no reconnect); before that, and after a drop, the next hello carries it
+    clearTimeout(S.langTimer);
+    S.langTimer = setTimeout(tellLang, 250);  // a quick double click sends nothing
   });
+  function tellLang() {
+    if (S.live && !S.closed && S.hostLang !== lang && S.ws && S.ws.readyState === WebSocket.OPEN) {
+      send({ type: "lang", lang: lang });
+      S.hostLang = lang;
+    }
+  }
 
   // --- start ---------------------------------------------------------------------------------------------
   applyWords();
