@@ -4,6 +4,7 @@ browser: tests/test_web_page_node.py). Each test says what the page got wrong be
 Screenshots go to $FRAPNET_SCREENSHOTS (default: a temp dir)."""
 from __future__ import annotations
 
+import random
 import re
 import signal
 import subprocess
@@ -12,8 +13,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_web_browser import (Host, browser, buttons, join, my_turn, pytestmark, shots_dir, state,  # noqa: E402,F401
-                              wait)
+from test_web_browser import (ENV, FRAPNET, ROOT, Host, browser, buttons, join, my_turn,  # noqa: E402,F401
+                              play_until, pytestmark, shots_dir, state, wait)
 
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
@@ -83,3 +84,57 @@ def test_switching_language_mid_deal_keeps_the_connection(browser):
             host.stop()
             raise
     assert "late" not in err and "is back" not in err, err[-3000:]
+
+
+def test_the_score_sheet_keeps_its_rows_and_shows_the_final_balances_when_the_host_stops(browser, tmp_path):
+    """`frapnet host` stopped (SIGTERM) in deal 2: the row after deal 1 stays, and the host's result
+    is the "final" row — the sheet used to show only its header. The log says the host stopped once."""
+    host = Host("--players", "3", "--bots", "2", "--level", "random", "--seed", "4", "--bot-delay", "0",
+                "--pause", "0.2", "--db", str(tmp_path / "j.sqlite3"))
+    d = browser()
+    try:
+        join(d, host.url, "Olga")
+        play_until(d, lambda: (state(d)["view"] or {}).get("deal_no") == 2 and my_turn(d), random.Random(4),
+                   set(), timeout=90)
+        host.p.send_signal(signal.SIGTERM)
+        wait(lambda: state(d)["closed"] is not None, 20, "the closing")
+        res = state(d)["closed"]["result"]
+        rows = d.execute_script("""return [...document.querySelectorAll("#sheet tbody tr")].map(
+            (r) => [r.className, ...[...r.querySelectorAll("td")].map((td) => td.textContent)]);""")
+
+        def sign(n):
+            n = int(n)
+            return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
+        assert rows[0][:2] == ["", "after deal 1"] and len(rows) == 2
+        assert rows[-1] == ["final", "final", *[sign(b) for b in res["balances"]], str(res["pot"])]
+        log = [x["text"] for x in state(d)["log"] if x["kind"] == "status"]
+        assert log[-1].startswith("The host stopped; the match is not over.") and "host stopping" not in " ".join(log)
+        d.save_screenshot(str(shots_dir() / "web-host-stopped.png"))
+    finally:
+        host.stop()
+
+
+def test_frapnet_play_web_interrupted_in_its_first_deal_shows_the_final_row(browser):
+    """The report's case: Ctrl-C (SIGINT) of `frapnet play --web` in deal 1 — the sheet had only
+    its "now" row, which went with the table; now the final balances are there."""
+    p = subprocess.Popen(FRAPNET + ["play", "--web", "0", "--players", "3", "--seed", "2", "--bot-delay", "0"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=ROOT, env=ENV)
+    d = browser(lang="ru")
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", p.stdout.readline()).group(0)
+        join(d, url, "Ольга")
+        wait(lambda: my_turn(d), 20, "our turn")
+        assert d.execute_script('return document.querySelector("#sheet tbody tr.now td").textContent') == "сейчас"
+        p.send_signal(signal.SIGINT)
+        wait(lambda: state(d)["closed"] is not None, 20, "the closing")
+        time.sleep(0.3)
+        cells = d.execute_script("""return [...document.querySelectorAll("#sheet tbody tr")].map(
+            (r) => [...r.querySelectorAll("td")].map((td) => td.textContent));""")
+        res = state(d)["closed"]["result"]
+        assert len(cells) == 1 and cells[0][0] == "в конце" and cells[0][-1] == str(res["pot"])
+        d.save_screenshot(str(shots_dir() / "web-play-interrupted-ru.png"))
+    finally:
+        if p.poll() is None:
+            p.kill()
+        p.communicate()

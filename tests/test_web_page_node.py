@@ -104,7 +104,7 @@ def test_a_page_that_gives_up_reconnecting_says_so_and_offers_no_move():
     assert gone["actions"] == [] and gone["handHidden"] and no_turn(gone)
 
 
-# --- the newcomer's report ------------------------------------------------------------------------
+# --- the newcomer's report: leaving, the host stopping, the language, the score sheet, fairness --------
 
 LEFT = {"type": "closing", "reason": "you left the table", "result": None, "code": "left"}
 
@@ -125,6 +125,8 @@ def test_leaving_says_so_once_and_not_that_the_table_closed():
     assert "table is closed" not in left["turn"].lower() and "left the table" in left["seats"][0]["text"]
     assert left["chatHidden"] and left["leaveHidden"] and left["actions"] == [] and left["handHidden"]
     assert left["sockets"] == 1 and left["sent"].count("hello") == 1  # no reconnecting after leaving
+    # the last balances this page saw stay on the score sheet, said as such
+    assert [r["cells"] for r in left["sheet"]] == [["when you left", "−100", "−100", "−100", "−100", "400"]]
 
 
 def test_leaving_when_the_connection_drops_before_the_hosts_answer_does_not_sit_down_again():
@@ -147,16 +149,37 @@ def test_leaving_in_russian():
     assert left["turn"].startswith("Вы вышли из-за стола; игра продолжается без вас.")
 
 
-def test_the_host_stopping_is_said_once():
+def test_the_host_stopping_is_said_once_and_the_score_sheet_keeps_its_rows_and_shows_the_result():
     """The host stops (closing "host stopping"): one sentence in the log — not that sentence and then
-    a bare "host stopping"."""
-    result = {"balances": [-100, -100, -100, -100], "pot": 400, "deals": 1, "unfinished": True}
+    a bare "host stopping" — and the score sheet keeps the deals it listed, the "now" row giving way
+    to the host's final balances and pot (as the terminal's "final" row)."""
+    v = view(table(), 0)
+    v.update(version=3, deal_no=2, balances=[100, -300, -100, -100], pot=400,
+             sheet=[{"deal": 1, "after": [200, -200, 0, 0], "pot": 0}])
+    start = [{"msg": {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}},
+             {"msg": {"type": "view", "view": v}}, {"snap": "live"}]
+    result = {"balances": [100, -300, -100, -100], "pot": 400, "deals": 2, "unfinished": True}
     for resumable, said in ((True, HOST_STOPPED), (False, "The table is closed: the host stopped.")):
         closing = {"type": "closing", "reason": "host stopping", "result": result, "resumable": resumable}
-        closed = page(my_turn_with_a_clock() + [{"msg": closing}, {"snap": "closed"}])["closed"]
+        got = page(start + [{"msg": closing}, {"snap": "closed"}])
+        live, closed = got["live"], got["closed"]
+        assert [r["cells"] for r in live["sheet"]] == [["after deal 1", "+200", "−200", "0", "0", "0"],
+                                                       ["now", "+100", "−300", "−100", "−100", "400"]]
         assert [x["text"] for x in closed["log"] if x["kind"] == "status"] == [said]
         assert not any("host stopping" in x["text"] for x in closed["log"])
+        assert [(r["cls"], r["cells"]) for r in closed["sheet"]] == [
+            ("", ["after deal 1", "+200", "−200", "0", "0", "0"]),
+            ("final", ["final", "+100", "−300", "−100", "−100", "400"])]
         assert closed["status"] == "table closed" and closed["chatHidden"]
+
+
+def test_the_score_sheet_shows_the_final_balances_when_the_table_closes_in_its_first_deal():
+    """Closed in deal 1 (Ctrl-C of frapnet play --web): the sheet had only its "now" row; it now
+    shows the final row, not just its header."""
+    closing = {"type": "closing", "reason": "host stopping", "resumable": True,
+               "result": {"balances": [-100, -100, -100, -100], "pot": 400, "deals": 1, "unfinished": True}}
+    got = page(my_turn_with_a_clock() + [{"msg": closing}, {"snap": "closed"}])
+    assert [r["cells"] for r in got["closed"]["sheet"]] == [["final", "−100", "−100", "−100", "−100", "400"]]
 
 
 def test_switching_language_at_the_table_sends_lang_and_does_not_reconnect():

@@ -322,9 +322,19 @@ window.FrapnetDraw = function (page) {
       body.append(h("tr", { "data-deal": r.deal }, h("td", null, t("after deal") + " " + r.deal), ...cells, h("td", null, r.pot === null ? "" : amount(r.pot))));
       prev = r;
     }
-    if (Array.isArray(v.balances) && (v.to_act || []).length && !ended()) {
-      body.append(h("tr", { class: "now" }, h("td", null, t("now")), ...v.balances.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(v.pot))));
+    const fin = finalBalances();  // the table closed: the host's result, as the terminal's "final" row
+    if (Array.isArray(v.balances) && (v.to_act || []).length && !fin) {  // a deal in play (or as last seen here)
+      const when = !ended() ? "now" : S.closed.left ? "when you left" : "last seen";
+      body.append(h("tr", { class: "now" }, h("td", null, t(when)), ...v.balances.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(v.pot))));
     }
+    if (fin) body.append(h("tr", { class: "final" }, h("td", null, t("final")),
+      ...fin.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(S.closed.result.pot))));
+  }
+  // the balances (or points) of the host's closing result, once the table closed; else null
+  function finalBalances() {
+    const r = ended() && S.closed.result && typeof S.closed.result === "object" ? S.closed.result : null;
+    const b = r && (Array.isArray(r.balances) ? r.balances : r.points);
+    return Array.isArray(b) && b.length && b.every(isInt) ? b : null;
   }
 
   function renderLog() {
@@ -356,10 +366,9 @@ window.FrapnetDraw = function (page) {
     turn.append(h("br"), h("span", { class: "dim" }, t("Nothing can be played here any more; the table is shown as it was.")));
     el("hand").hidden = true;
     el("actions").replaceChildren();
-    if (c.result && Array.isArray(c.result.balances)) {
-      const n = c.result.balances.length;
-      const parts = [];
-      for (let i = 0; i < n; i++) parts.push(name(i) + " " + amount(c.result.balances[i], true));
+    const fin = finalBalances();
+    if (fin) {
+      const parts = fin.map((b, i) => name(i) + " " + amount(b, true));
       el("actions").append(h("p", { id: "result" }, t("Result") + ": " + parts.join(", ")));
       const more = unplayed(c.result);
       if (more) el("actions").append(h("p", { id: "result-pot" }, more));

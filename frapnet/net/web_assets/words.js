@@ -36,7 +36,7 @@
       "the host stopped": "хост остановлен", "the match is over": "партия окончена",
       "{name} declined the rematch": "{name} отказался от новой партии", "{name} left before the rematch": "{name} ушёл до новой партии",
       "no answer to the rematch in {n} s": "нет ответа о новой партии за {n} с",
-      "left the table": "вы вышли",
+      "left the table": "вы вышли", "final": "в конце", "when you left": "когда вы вышли", "last seen": "последнее известное",
       "You left the table; the game goes on without you. To come back, reload this page.":
         "Вы вышли из-за стола; игра продолжается без вас. Чтобы вернуться, обновите страницу.",
       // the amounts' limit (frapnet/net/amounts.py NEAR, PAST; F6)
