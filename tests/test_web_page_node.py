@@ -203,3 +203,24 @@ def test_switching_language_at_the_table_sends_lang_and_does_not_reconnect():
     late = page([{"press": "lang-switch"}, {"wait": 1},
                  {"msg": {"type": "welcome", "seat": 0, "token": "t0k", "players": 4}}, {"snap": "w"}])["w"]
     assert [m["type"] for m in late["sentMsgs"]] == ["hello", "lang"] and late["sentMsgs"][0]["lang"] == "en"
+
+
+def test_a_deal_whose_reveal_checks_is_said_in_the_terminals_words_as_a_success():
+    """The fairness line (fairness.js checks the commitment and the page's own nonce; it has no
+    rules engine for the cards): worded like the terminal's lines ("✓ deal N: …; cards not checked
+    here"), logged as a success (app.css #log li.ok, green), not as a status (orange)."""
+    import hashlib
+
+    seed, salt = bytes(range(32)), bytes(range(32, 64))
+    commit = {"type": "shuffle_commit", "deal": 1, "commitment": hashlib.sha256(seed + salt).hexdigest(), "seats": [1, 2, 3]}
+    reveal = {"type": "shuffle_reveal", "deal": 1, "proof": {"seed": seed.hex(), "salt": salt.hex()}}
+    for lang, said in (("en", "✓ deal 1: the host shuffled as it promised before the deal, with your random number "
+                              "mixed in; cards not checked here"),
+                       ("ru", "✓ сдача 1: хост перетасовал так, как обещал до сдачи, с вашим случайным числом; карты "
+                              "здесь не проверены")):
+        steps = [{"press": "lang-switch"}] if lang == "ru" else []
+        got = page(steps + my_turn_with_a_clock()[:1] + [{"msg": commit}, {"msg": reveal}, {"snap": "s"}])["s"]
+        assert got["log"][-1] == {"kind": "ok", "text": said}
+        assert "commitment opened" not in said and "обязательство" not in said
+    css = (ASSETS / "app.css").read_text(encoding="utf-8")
+    assert "#log li.ok { color: var(--go); }" in css

@@ -229,7 +229,9 @@
     const seat = S.welcome && isInt(S.welcome.seat) ? Number(S.welcome.seat) : null;
     if (msg.type === "shuffle_reveal") {
       const r = S.fair.reveal(msg, seat);
-      if (r) addLog(r.ok ? "status" : "error", r.ok ? t("✓ deal {n}: the host's commitment opened").replace("{n}", r.deal)
+      // the page has no rules engine: it checks the commitment and its own nonce, not the cards — said
+      // as the terminal client says a check that leaves the cards out (frapnet/tui/model.py add_fairness)
+      if (r) addLog(r.ok ? "ok" : "error", r.ok ? t("✓ deal {n}: the host shuffled as it promised before the deal, with your random number mixed in; cards not checked here").replace("{n}", r.deal)
         : t("⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK").replace("{n}", r.deal) + ": " + t(r.problem));
       return;
     }

@@ -51,7 +51,8 @@
       "seat taken over": "место занято другим подключением", "taken over": "занято другим",
       "Nothing can be played here any more; the table is shown as it was.": "Здесь больше нельзя играть; стол показан таким, каким был.",
       "The connection is closed. Reload this page to try again.": "Соединение закрыто. Обновите страницу, чтобы попробовать снова.",
-      "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
+      "✓ deal {n}: the host shuffled as it promised before the deal, with your random number mixed in; cards not checked here":
+        "✓ сдача {n}: хост перетасовал так, как обещал до сдачи, с вашим случайным числом; карты здесь не проверены",
       "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
       // why a deal failed the check (fairness.js; the terminal client's words, frapnet/tui/fairtext.py)
       "the reveal holds no seed and salt": "в раскрытии нет зерна и соли",
