@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import test_web_browser as tw  # noqa: E402
 from test_web_browser import (ENV, FRAPNET, ROOT, Host, browser, buttons, join, my_turn,  # noqa: E402,F401
                               play_until, pytestmark, shots_dir, state, wait)
 
@@ -138,3 +139,74 @@ def test_frapnet_play_web_interrupted_in_its_first_deal_shows_the_final_row(brow
         if p.poll() is None:
             p.kill()
         p.communicate()
+
+
+def test_no_status_badge_on_the_join_form(browser):
+    """Before any connection the status badge is empty: it is not drawn at all (it showed as a small
+    orange dash beside the RU/EN button), also after switching the language."""
+    host = Host("--players", "2", "--bots", "1")
+    d = browser()
+    try:
+        d.get(host.url)
+        wait(lambda: by_id(d, "join-table").is_displayed(), 10, "the join form")
+        assert not by_id(d, "status").is_displayed()
+        by_id(d, "lang-switch").click()
+        wait(lambda: by_id(d, "join-play").text == "Сесть за стол", 5, "Russian words")
+        assert not by_id(d, "status").is_displayed()
+        d.save_screenshot(str(shots_dir() / "web-join-ru.png"))
+    finally:
+        host.stop()
+
+
+def header_gap(d) -> float:
+    """Pixels between the end of the balance header's text and the start of the trick header's."""
+    return d.execute_script("""
+        const text = (th) => { const r = document.createRange(); r.selectNodeContents(th); return r.getBoundingClientRect(); };
+        return text(document.querySelector("#seats th.trick-card")).left - text(document.querySelector("#seats th.amount")).right;""")
+
+
+def test_the_balance_and_trick_headers_are_apart(browser):
+    host = Host("--players", "4", "--bots", "3", "--seed", "3")
+    try:
+        for lang in ("en", "ru"):
+            d = browser(lang=lang)
+            join(d, host.url, "Olga" if lang == "en" else "Ольга", watch=True)
+            wait(lambda: d.find_elements("css selector", "#seats th.trick-card"), 10, "the seats")
+            assert header_gap(d) >= 8, header_gap(d)
+    finally:
+        host.stop()
+
+
+def test_a_360_px_russian_page_keeps_the_seat_table_inside_its_panel(browser, monkeypatch):
+    """At 360×640 in Russian the seat table ("игрок заявка взятки счёт …") stays inside its panel
+    through a whole deal — bids such as "подрезка", a trick on the table, the dealer's mark — and the
+    trick is the line under the table; nothing scrolls sideways."""
+    monkeypatch.setattr(tw, "face", lambda card: "")  # the helper checks for an English card name on the button
+    host = Host("--players", "4", "--bots", "3", "--level", "random", "--seed", "5", "--bot-delay", "0.1",
+                "--pause", "0.3", "--deals", "1", "--rematch", "0")
+    d = browser(width=360, height=640, lang="ru")
+    worst, shot = [], []
+    try:
+        join(d, host.url, "Ольга")
+
+        def done():
+            m = d.execute_script("""
+                const b = document.getElementById("board"), s = document.getElementById("seats");
+                const pad = parseFloat(getComputedStyle(b).paddingRight), de = document.documentElement;
+                return [de.scrollWidth - de.clientWidth, s.getBoundingClientRect().right - (b.getBoundingClientRect().right - pad),
+                        ...[...s.querySelectorAll("th")].filter((th) => th.offsetParent).map(
+                          (th) => th.getBoundingClientRect().right - (b.getBoundingClientRect().right - pad))];""")
+            worst.append(max(m))
+            v = state(d)["view"] or {}
+            if v.get("last_trick") and not v.get("trick") and not shot:
+                shot.append(d.save_screenshot(str(shots_dir() / "web-phone-ru.png")))
+            # the trick's line names who played each card (read with the view it was drawn from)
+            line, first = d.execute_script("""const v = window.frapnet.view || {};
+                const t = (v.trick || []).length ? v.trick : (v.last_trick || []);
+                return [document.getElementById("trick").textContent, t.length ? v.names[Number(t[0][0])] : null];""")
+            assert first is None or line.startswith(first), (line, first)
+            return state(d)["closed"] is not None
+        play_until(d, done, random.Random(1), set(), timeout=120)
+    finally:
+        host.stop()
+    assert shot and max(worst) <= 0.5, max(worst)

@@ -334,10 +334,10 @@
   }
   function setStatus(s) {
     S.status = s;
-    const words = { connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
+    const words = { idle: "", connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
       closed: !S.closed || S.closed.lost ? "disconnected" : S.closed.replaced ? "seat taken over" : S.closed.left ? "left the table" : "table closed" };
     el("status").dataset.status = s === "closed" && S.closed && S.closed.left ? "left" : s;  // left: no alarm colour
-    el("status").textContent = t(words[s] || s);
+    el("status").textContent = s in words ? t(words[s]) : s;
   }
   function applyWords() {
     document.documentElement.lang = lang;
@@ -436,5 +436,5 @@
   const saved = store();
   if (saved.token && saved.name) connect({ name: saved.name, spectate: false }); // a reload: back to the seat
   else if (params.has("watch") && saved.name) connect({ name: saved.name, spectate: true });
-  else { setStatus("connecting"); show("join"); el("status").textContent = ""; }
+  else { setStatus("idle"); show("join"); }  // no connection yet: no badge (app.css #status:empty)
 })();

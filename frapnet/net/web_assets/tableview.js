@@ -153,7 +153,7 @@ window.FrapnetDraw = function (page) {
     const tmarks = u ? uiList(showLast ? u.last_trick_marks : u.trick_marks) : [];
     head.replaceChildren(h("tr", null, h("th", null, ""), h("th", null, t("player")), ...cols.map((c) => h("th", { class: "col" }, c)),
       h("th", null, t("tricks")), h("th", { class: "amount" }, ledTitle),
-      h("th", null, t(showLast ? "last trick" : "trick"))));
+      h("th", { class: "trick-card" }, t(showLast ? "last trick" : "trick"))));
     const body = el("seats").tBodies[0];
     body.replaceChildren();
     const connWord = { connected: "connected", reconnecting: "reconnecting", bot: "computer", empty: "empty seat",
@@ -177,8 +177,10 @@ window.FrapnetDraw = function (page) {
         h("td", { class: "amount" }, bal[i] !== undefined ? amount(bal[i], signed) : ""), cardCell));
     }
     const tr = el("trick");
+    // the same trick on one line (on a phone, app.css, the table's trick column gives way to it)
     tr.replaceChildren(...trick.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) =>
-      h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true), " ")));
+      h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true),
+        showLast && isInt(v.last_winner) && Number(v.last_winner) === Number(p[0]) ? h("span", { class: "winner" }, "★") : null, " ")));
     el("trick-title").textContent = trick.length ? t(showLast ? "last trick" : "trick") + ":" : "";
   }
 
