@@ -316,6 +316,11 @@ def test_a_whole_deal_through_the_page_replays_to_what_it_showed(browser, tmp_pa
     assert col == [str(n) for n in deal["tricks"]]
     # fair deals (issue #11): the page sent its nonce (fairness.js), and the record verifies
     assert json.loads(rec.read_text())["deals"][0]["shuffle"]["nonces"][0] is not None
+    # the page's check passed, said in the terminal's manner and in a success colour (not orange)
+    ok = [x["text"] for x in state(d)["log"] if x["kind"] == "ok"]
+    assert ok == ["✓ deal 1: the host shuffled as it promised before the deal, with your random number mixed in; "
+                  "cards not checked here"], state(d)["log"]
+    assert d.execute_script('return getComputedStyle(document.querySelector("#log li.ok")).color') == "rgb(95, 215, 135)"
     ver = subprocess.run(FRAPNET + ["verify", str(rec)], capture_output=True, text=True, cwd=ROOT, env=ENV,
                          timeout=60)
     assert ver.returncode == 0 and ver.stdout.endswith("1 deal verified\n"), ver.stdout
@@ -395,7 +400,8 @@ def test_a_russian_browser_gets_a_russian_page(browser):
         wait(lambda: buttons(d) and all(not re.search("[а-яА-Я]", lab) for _, _, lab in buttons(d)), 15,
              "English labels after switching")
         assert re.fullmatch(r"Your turn · turn clock \d+ s", d.find_element(By.ID, "turn").text)
-        assert state(d)["welcome"]["seat"] == 0  # the same seat, over a new connection
+        assert state(d)["welcome"]["seat"] == 0  # the same seat, over the same connection (protocol.md "lang")
+        assert d.execute_script("return window.frapnet.gen") == 1
     finally:
         host.stop()
 

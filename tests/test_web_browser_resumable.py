@@ -1,9 +1,10 @@
 """Issue #9 for the web page, in headless Chromium against real `frapnet host --web` processes
 (tests/test_web_browser.py's helpers):
 
-- the RU/EN switch opens a new connection mid-deal; the page answers the shuffle it is sent
-  again with its own nonce and the host says ``late`` ("nonce: no shuffle is waiting for an
-  answer now") — that used to be shown in the page's log and message line; it is not now;
+- the RU/EN switch mid-deal: it used to open a new connection, the page answered the shuffle it
+  was sent again with its own nonce and the host said ``late`` ("nonce: no shuffle is waiting for
+  an answer now") in the page's log and message line; now the page sends ``lang`` over the same
+  connection (docs/protocol.md "lang"), and no error shows either way;
 - the host stopped with SIGTERM mid-deal (closing with ``resumable``) used to make the page
   drop its seat token from localStorage; now it keeps it, says so in the page's language, and a
   reload once the same host command runs again takes the seat back."""
@@ -50,7 +51,7 @@ def test_the_page_hides_late_after_a_language_switch_and_keeps_its_seat_when_the
         wait(lambda: my_turn(d), 20, "our turn (deal 1 dealt)")
         before = state(d)
         seat, token = before["welcome"]["seat"], before["welcome"]["token"]
-        d.find_element(By.ID, "lang-switch").click()  # → RU: a new connection with the seat token
+        d.find_element(By.ID, "lang-switch").click()  # → RU: the host's texts in Russian, same connection
         wait(lambda: d.execute_script("return document.documentElement.lang") == "ru"
              and state(d)["status"] == "connected"
              and state(d)["view"] is not None, 15, "the page back at the seat in Russian")

@@ -25,14 +25,17 @@ ASSETS = Path(__file__).resolve().parent.parent / "frapnet" / "net" / "web_asset
 HARNESS = Path(__file__).resolve().parent / "web_page_harness.js"
 pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed (apt-get install nodejs)")
 
+HOST_STOPPED = ("The host stopped; the match is not over. Once the host is back, reload this page to take your seat "
+                "back.")
 TAKEN = ("This seat was taken over by another connection with its token (another window or device, perhaps); "
          "the game goes on there.")
 NOTHING = "Nothing can be played here any more; the table is shown as it was."
 
 
-def page(steps) -> dict:
-    """Run the page on ``steps`` (see the harness); what it showed at each ``snap``."""
-    inp = {"assets": str(ASSETS), "saved": {"frapnet@127.0.0.1:8080": {"token": "t0k", "name": "Olga"}},
+def page(steps, saved=True) -> dict:
+    """Run the page on ``steps`` (see the harness); what it showed at each ``snap``. ``saved``: the
+    page holds Olga's seat token and sits down by itself; else it opens on the join form."""
+    inp = {"assets": str(ASSETS), "saved": {"frapnet@127.0.0.1:8080": {"token": "t0k", "name": "Olga"}} if saved else {},
            "steps": steps}
     r = subprocess.run([NODE, str(HARNESS)], input=json.dumps(inp), capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
@@ -84,7 +87,7 @@ def test_a_page_whose_host_stopped_shows_the_result_and_no_move():
                "result": {"balances": [-100, -100, -100, -100], "pot": 400}}
     got = page(my_turn_with_a_clock() + [{"msg": closing}, {"wait": 4}, {"snap": "closed"}])
     closed = got["closed"]
-    assert closed["turn"] == "The table is closed: host stopping" + NOTHING
+    assert closed["turn"] == HOST_STOPPED + NOTHING  # the seat waits for the host to resume the match
     assert closed["actions"] == [] and closed["handHidden"] and "Result: Olga −100" in closed["actionsText"]
     assert no_turn(closed) and "disconnected" in closed["seats"][0]["text"] and "turn clock" not in closed["turn"]
 
@@ -99,3 +102,125 @@ def test_a_page_that_gives_up_reconnecting_says_so_and_offers_no_move():
     assert gone["status"] == "disconnected"
     assert gone["turn"] == "The connection is closed. Reload this page to try again." + NOTHING
     assert gone["actions"] == [] and gone["handHidden"] and no_turn(gone)
+
+
+# --- the newcomer's report: leaving, the host stopping, the language, the score sheet, fairness --------
+
+LEFT = {"type": "closing", "reason": "you left the table", "result": None, "code": "left"}
+
+
+def test_leaving_says_so_once_and_not_that_the_table_closed():
+    """"Leave the table": the page sends leave and says "You left the table." once — not again, in
+    lower case, when the host's closing (code "left") answers; the badge says "left the table"
+    (not "table closed", in no alarm colour: the others play on), the line above the hand says the
+    game goes on without you, and the chat and the Leave button are gone."""
+    got = page(my_turn_with_a_clock() + [{"snap": "before"}, {"press": "leave"}, {"snap": "asked"}, {"msg": LEFT},
+                                         {"close": True}, {"wait": 30}, {"snap": "left"}])
+    before, asked, left = got["before"], got["asked"], got["left"]
+    assert not before["chatHidden"] and not before["leaveHidden"]
+    assert asked["sent"][-1] == "leave" and asked["leaveHidden"] and asked["chatHidden"]
+    assert [x["text"] for x in left["log"] if "left" in x["text"].lower()] == ["You left the table."]
+    assert left["status"] == "left the table" and left["statusKind"] == "left"
+    assert left["turn"] == "You left the table; the game goes on without you. To come back, reload this page." + NOTHING
+    assert "table is closed" not in left["turn"].lower() and "left the table" in left["seats"][0]["text"]
+    assert left["chatHidden"] and left["leaveHidden"] and left["actions"] == [] and left["handHidden"]
+    assert left["sockets"] == 1 and left["sent"].count("hello") == 1  # no reconnecting after leaving
+    # the last balances this page saw stay on the score sheet, said as such
+    assert [r["cells"] for r in left["sheet"]] == [["when you left", "−100", "−100", "−100", "−100", "400"]]
+
+
+def test_leaving_when_the_connection_drops_before_the_hosts_answer_does_not_sit_down_again():
+    """The connection closes after "Leave the table" but before the host's closing: the page does
+    not reconnect (its hello, without the dropped token, would take a seat again)."""
+    got = page(my_turn_with_a_clock() + [{"press": "leave"}, {"close": True}, {"wait": 30}, {"snap": "gone"}])
+    gone = got["gone"]
+    assert gone["sockets"] == 1 and gone["sent"] == ["hello", "leave"] and gone["status"] == "left the table"
+    assert gone["turn"].startswith("You left the table;") and gone["chatHidden"]
+
+
+def test_leaving_in_russian():
+    v = view(table(), 0, "ru")
+    v.update(version=1)
+    got = page([{"press": "lang-switch"}, {"msg": {"type": "welcome", "seat": 0, "token": "t0k", "players": 4}},
+                {"msg": {"type": "view", "view": v}}, {"press": "leave"}, {"msg": LEFT}, {"snap": "left"}])
+    left = got["left"]
+    assert left["status"] == "вы вышли" and "стол закрыт" not in left["turn"].lower()
+    assert [x["text"] for x in left["log"] if "вышли" in x["text"]] == ["Вы вышли из-за стола."]
+    assert left["turn"].startswith("Вы вышли из-за стола; игра продолжается без вас.")
+
+
+def test_the_host_stopping_is_said_once_and_the_score_sheet_keeps_its_rows_and_shows_the_result():
+    """The host stops (closing "host stopping"): one sentence in the log — not that sentence and then
+    a bare "host stopping" — and the score sheet keeps the deals it listed, the "now" row giving way
+    to the host's final balances and pot (as the terminal's "final" row)."""
+    v = view(table(), 0)
+    v.update(version=3, deal_no=2, balances=[100, -300, -100, -100], pot=400,
+             sheet=[{"deal": 1, "after": [200, -200, 0, 0], "pot": 0}])
+    start = [{"msg": {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}},
+             {"msg": {"type": "view", "view": v}}, {"snap": "live"}]
+    result = {"balances": [100, -300, -100, -100], "pot": 400, "deals": 2, "unfinished": True}
+    for resumable, said in ((True, HOST_STOPPED), (False, "The table is closed: the host stopped.")):
+        closing = {"type": "closing", "reason": "host stopping", "result": result, "resumable": resumable}
+        got = page(start + [{"msg": closing}, {"snap": "closed"}])
+        live, closed = got["live"], got["closed"]
+        assert [r["cells"] for r in live["sheet"]] == [["after deal 1", "+200", "−200", "0", "0", "0"],
+                                                       ["now", "+100", "−300", "−100", "−100", "400"]]
+        assert [x["text"] for x in closed["log"] if x["kind"] == "status"] == [said]
+        assert not any("host stopping" in x["text"] for x in closed["log"])
+        assert [(r["cls"], r["cells"]) for r in closed["sheet"]] == [
+            ("", ["after deal 1", "+200", "−200", "0", "0", "0"]),
+            ("final", ["final", "+100", "−300", "−100", "−100", "400"])]
+        assert closed["status"] == "table closed" and closed["chatHidden"]
+
+
+def test_the_score_sheet_shows_the_final_balances_when_the_table_closes_in_its_first_deal():
+    """Closed in deal 1 (Ctrl-C of frapnet play --web): the sheet had only its "now" row; it now
+    shows the final row, not just its header."""
+    closing = {"type": "closing", "reason": "host stopping", "resumable": True,
+               "result": {"balances": [-100, -100, -100, -100], "pot": 400, "deals": 1, "unfinished": True}}
+    got = page(my_turn_with_a_clock() + [{"msg": closing}, {"snap": "closed"}])
+    assert [r["cells"] for r in got["closed"]["sheet"]] == [["final", "−100", "−100", "−100", "−100", "400"]]
+
+
+def test_switching_language_at_the_table_sends_lang_and_does_not_reconnect():
+    """RU/EN while seated: the page tells the host over the same connection ({"type": "lang"},
+    docs/protocol.md "lang") — no second hello, no new connection (the others used to see "Olga is
+    back"); a quick double click sends nothing. On the join form it sends nothing at all, and while
+    reconnecting the next hello carries the language."""
+    got = page(my_turn_with_a_clock() + [
+        {"press": "lang-switch"}, {"wait": 1}, {"snap": "ru"},
+        {"press": "lang-switch"}, {"press": "lang-switch"}, {"wait": 1}, {"snap": "double"},
+        {"close": True}, {"press": "lang-switch"}, {"wait": 1}, {"open": True}, {"snap": "dropped"}])
+    ru, double, dropped = got["ru"], got["double"], got["dropped"]
+    assert ru["sockets"] == 1 and ru["sent"] == ["hello", "lang"] and ru["sentMsgs"][-1] == {"type": "lang", "lang": "ru"}
+    assert ru["sentMsgs"][0]["lang"] == "en" and ru["turn"].startswith("Ваш ход")  # the page's own words at once
+    assert double["sent"] == ["hello", "lang"]
+    assert dropped["sockets"] == 2 and dropped["sent"] == ["hello", "lang", "hello"]
+    assert dropped["sentMsgs"][-1]["lang"] == "en" and dropped["sentMsgs"][-1]["token"] == "t0k"
+    join_form = page([{"press": "lang-switch"}, {"wait": 1}, {"snap": "form"}], saved=False)["form"]
+    assert join_form["sockets"] == 0 and join_form["sent"] == []
+    # switched after the hello went out, before its welcome: the language follows the welcome
+    late = page([{"press": "lang-switch"}, {"wait": 1},
+                 {"msg": {"type": "welcome", "seat": 0, "token": "t0k", "players": 4}}, {"snap": "w"}])["w"]
+    assert [m["type"] for m in late["sentMsgs"]] == ["hello", "lang"] and late["sentMsgs"][0]["lang"] == "en"
+
+
+def test_a_deal_whose_reveal_checks_is_said_in_the_terminals_words_as_a_success():
+    """The fairness line (fairness.js checks the commitment and the page's own nonce; it has no
+    rules engine for the cards): worded like the terminal's lines ("✓ deal N: …; cards not checked
+    here"), logged as a success (app.css #log li.ok, green), not as a status (orange)."""
+    import hashlib
+
+    seed, salt = bytes(range(32)), bytes(range(32, 64))
+    commit = {"type": "shuffle_commit", "deal": 1, "commitment": hashlib.sha256(seed + salt).hexdigest(), "seats": [1, 2, 3]}
+    reveal = {"type": "shuffle_reveal", "deal": 1, "proof": {"seed": seed.hex(), "salt": salt.hex()}}
+    for lang, said in (("en", "✓ deal 1: the host shuffled as it promised before the deal, with your random number "
+                              "mixed in; cards not checked here"),
+                       ("ru", "✓ сдача 1: хост перетасовал так, как обещал до сдачи, с вашим случайным числом; карты "
+                              "здесь не проверены")):
+        steps = [{"press": "lang-switch"}] if lang == "ru" else []
+        got = page(steps + my_turn_with_a_clock()[:1] + [{"msg": commit}, {"msg": reveal}, {"snap": "s"}])["s"]
+        assert got["log"][-1] == {"kind": "ok", "text": said}
+        assert "commitment opened" not in said and "обязательство" not in said
+    css = (ASSETS / "app.css").read_text(encoding="utf-8")
+    assert "#log li.ok { color: var(--go); }" in css

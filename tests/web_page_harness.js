@@ -8,12 +8,16 @@
 //   {"msg": {...}}           a message from the host (msgpack-encoded, as the WebSocket delivers it)
 //   {"wait": SECONDS}        the clock moves on and the page's once-a-second timer runs
 //   {"close": true}          the WebSocket closes (the host went away)
+//   {"open": true}           the page's latest WebSocket opens (a retry reaches the host)
 //   {"click": "actions"}     every button in #actions is clicked
+//   {"press": ID}            the page's own control ID is clicked ("leave", "lang-switch")
 //   {"giveUp": true}         the clock jumps past the ten minutes the page tries to reconnect for,
 //                            then the socket of the retry closes too
 //   {"snap": NAME}           what the page shows now is recorded under NAME
 // Output (JSON on stdout): {NAME: {turn, turnClass, hand, handHidden, actions, message, status,
-// seats: [{cls, text}], sent: [messages sent]}}.
+// statusKind (the badge's data-status), seats: [{cls, text}], sheet: [{cls, cells}], log: [{kind,
+// text}], chatHidden, leaveHidden, sockets (how many the page opened), sent: [types of the messages
+// sent], sentMsgs: [the messages sent]}}.
 "use strict";
 
 const fs = require("fs");
@@ -103,7 +107,7 @@ global.WebSocket = WebSocket;
 const A = input.assets;
 global.MessagePack = require(path.join(A, "msgpack.min.js"));
 for (const [k, v] of Object.entries(input.saved || {})) localStorage.setItem(k, JSON.stringify(v));
-for (const f of ["words.js", "tableview.js", "app.js"]) require(path.join(A, f));
+for (const f of ["fairness.js", "words.js", "tableview.js", "app.js"]) require(path.join(A, f));
 
 function ws() { return sockets[sockets.length - 1]; }
 function open() { const s = ws(); if (s && s.readyState === 0) { s.readyState = 1; s.onopen(); } }
@@ -115,8 +119,12 @@ function snap() {
     hand: text(element("hand")), handHidden: element("hand").hidden,
     actions: element("actions").all((n) => n.tagName === "button").map(text),
     actionsText: text(element("actions")), message: text(element("message")),
-    status: text(element("status")), seats: seats,
+    status: text(element("status")), statusKind: element("status").dataset.status, seats: seats,
+    sheet: element("sheet").tBodies[0].children.map((r) => ({ cls: r.className, cells: r.children.map(text) })),
+    log: JSON.parse(JSON.stringify(global.frapnet.log)), chatHidden: element("chat-form").hidden,
+    leaveHidden: element("leave-row").hidden, sockets: sockets.length,
     sent: sockets.flatMap((s) => s.sent).map((m) => m.type),
+    sentMsgs: JSON.parse(JSON.stringify(sockets.flatMap((s) => s.sent), (k, v) => typeof v === "bigint" ? v.toString() : v)),
   };
 }
 
@@ -133,6 +141,8 @@ for (const step of input.steps) {
     }
   }
   else if (step.click) { for (const b of element(step.click).all((n) => n.tagName === "button")) b.click(); }
+  else if (step.press) element(step.press).click();
+  else if (step.open) open();
   else if (step.snap) out[step.snap] = snap();
 }
 process.stdout.write(JSON.stringify(out));

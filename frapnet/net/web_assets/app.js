@@ -63,8 +63,8 @@
   window.frapnet = S; // for people and tests poking at the page: what it was told, nothing more
   // the page's drawing (tableview.js): DOM helpers, the cards and the table's parts, from the latest view
   const D = window.FrapnetDraw({ S: S, t: t, lang: () => lang, plain: plain, cleanName: cleanName, isInt: isInt,
-    amount: amount });
-  const { el, h, cardFace, cardRed, ui, groups, timeLeft, renderTurn, renderLog } = D;
+    amount: amount, act: act, answerRematch: answerRematch, render: render });
+  const { el, ui, timeLeft, renderTurn, renderLog, renderMe } = D;
   function store() {
     try { return JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch (e) { return {}; }
   }
@@ -89,6 +89,7 @@
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
     ws.binaryType = "arraybuffer";
     S.ws = ws;
+    S.live = false;  // until this connection's welcome
     setStatus(S.joinedOnce ? "reconnecting" : "connecting");
     ws.onopen = () => {
       if (gen !== S.gen) return;
@@ -99,8 +100,8 @@
       if (want.spectate) hello.spectate = true;
       else if (store().token) hello.token = store().token;
       send(hello);
-      // a language switch opens the new connection first; the host then closes the old one
-      if (old && old !== ws) setTimeout(() => { try { old.close(1000); } catch (e) { /* gone */ } }, 3000);
+      S.hostLang = lang;  // the language the host writes this connection's texts in
+      if (old && old !== ws) try { old.close(1000); } catch (e) { /* gone */ }
     };
     ws.onmessage = (ev) => {
       if (gen !== S.gen) return;
@@ -111,6 +112,7 @@
     ws.onclose = () => {
       if (gen !== S.gen) return;
       S.ws = null;
+      if (S.leaving && !S.closed) { S.closed = { reason: "", result: null, left: true }; render(); }  // no closing came
       if (S.closed || !S.want) { setStatus("closed"); return; }  // !S.want: refused at the door (onError)
       setStatus(S.joinedOnce ? "reconnecting" : "connecting");
       scheduleRetry();
@@ -152,9 +154,10 @@
           if (store().token !== msg.token) { S.sheet = []; save({ sheet: [] }); } // a new seat: a new sheet
           save({ token: msg.token, name: S.want.name });
         } else if (!S.joinedOnce || S.want.spectate) { S.sheet = []; }
-        S.joinedOnce = true;
+        S.joinedOnce = S.live = true;
         setStatus("connected");
         show("game");
+        tellLang();  // switched while the hello was on its way
         break;
       case "view":
         if (msg.view && typeof msg.view === "object") setView(msg.view);
@@ -199,16 +202,17 @@
           // saved); do not fight it for the seat, and a deal not revealed here was not failed
           const said = t("This seat was taken over by another connection with its token (another window or device, perhaps); the game goes on there.");
           S.closed = { reason: said, result: null, replaced: true };
-          setStatus("closed");
           addLog("status", said);
-          render();
-          break;
+        } else if (closingCode(msg) === "left") {  // the answer to our leave: the table plays on without us
+          S.closed = { reason: "", result: null, left: true };
+          if (!S.leaving) addLog("status", t("You left the table."));  // said once: at the click, else here
+        } else if (msg.resumable === true) {  // (issue #9) the host stopped and resumes this match: keep the seat token
+          addLog("status", t(D.HOST_STOPPED));
+        } else {
+          if (msg.result && typeof msg.result === "object") save({ token: null });
+          addLog("status", t("The table is closed") + ": " + D.closedWhy(msg.reason) + ".");
         }
-        // resumable (issue #9): the host stopped and resumes this match; keep the seat token
-        if (msg.resumable === true) addLog("status", t("The host stopped; the match is not over. Once the host is back, reload this page to take your seat back."));
-        else if (msg.result && typeof msg.result === "object") save({ token: null });
         setStatus("closed");
-        addLog("status", t(String(msg.reason || "")));
         render();
         break;
     }
@@ -225,7 +229,9 @@
     const seat = S.welcome && isInt(S.welcome.seat) ? Number(S.welcome.seat) : null;
     if (msg.type === "shuffle_reveal") {
       const r = S.fair.reveal(msg, seat);
-      if (r) addLog(r.ok ? "status" : "error", r.ok ? t("✓ deal {n}: the host's commitment opened").replace("{n}", r.deal)
+      // the page has no rules engine: it checks the commitment and its own nonce, not the cards — said
+      // as the terminal client says a check that leaves the cards out (frapnet/tui/model.py add_fairness)
+      if (r) addLog(r.ok ? "ok" : "error", r.ok ? t("✓ deal {n}: the host shuffled as it promised before the deal, with your random number mixed in; cards not checked here").replace("{n}", r.deal)
         : t("⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK").replace("{n}", r.deal) + ": " + t(r.problem));
       return;
     }
@@ -328,10 +334,10 @@
   }
   function setStatus(s) {
     S.status = s;
-    const words = { connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
-      closed: S.closed && !S.closed.lost ? (S.closed.replaced ? "seat taken over" : "table closed") : "disconnected" };
-    el("status").dataset.status = s;
-    el("status").textContent = t(words[s] || s);
+    const words = { idle: "", connecting: "connecting…", connected: "connected", reconnecting: "connection lost — reconnecting…",
+      closed: !S.closed || S.closed.lost ? "disconnected" : S.closed.replaced ? "seat taken over" : S.closed.left ? "left the table" : "table closed" };
+    el("status").dataset.status = s === "closed" && S.closed && S.closed.left ? "left" : s;  // left: no alarm colour
+    el("status").textContent = s in words ? t(words[s]) : s;
   }
   function applyWords() {
     document.documentElement.lang = lang;
@@ -355,91 +361,18 @@
       D.renderSheet(v);
     }
     D.renderRules(v || {});
+    el("chat-form").hidden = !!(S.closed || S.leaving);  // nobody to talk to from here any more
     if (S.closed) D.renderClosed();
   }
   setInterval(() => {  // once a second, only the line that shows whose turn it is
     const v = S.view;
     if (v && (v.to_act || []).some((s) => timeLeft(s) !== null) && !S.closed) renderTurn(v);
   }, 1000);
-  function sameSet(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
-  function renderMe(v) {
-    const me = isInt(v.seat);
-    el("me").hidden = false;
-    el("leave-row").hidden = !me || !!S.closed;
-    renderTurn(v);
-    el("message").textContent = S.message;
-    if (S.closed) return;  // renderTurn drew the closed table (renderClosed): no hand to play, no moves
-    const hand = el("hand"), acts = el("actions");
-    hand.replaceChildren();
-    acts.replaceChildren();
-    if (!me) { hand.hidden = true; acts.hidden = true; return; }
-    hand.hidden = false;
-    acts.hidden = false;
-    const g = groups(v);
-    const toggling = g.cards.length > 0;
-    const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
-    const cards = Array.isArray(v.hand) ? D.handOrder(v.hand, v.trump) : null;  // the terminal's order
-    if (cards === null) {
-      const k = isInt(v.hand_count) ? Math.min(64, Number(v.hand_count)) : 0;
-      for (let i = 0; i < k; i++) hand.append(h("span", { class: "card back", title: t("face down") }, "?"));
-    } else {
-      const extra = [...choosable].filter((c) => !cards.includes(c));
-      const row = cards.map((c) => ({ c, extra: false })).concat(extra.map((c) => ({ c, extra: true })));
-      row.forEach((x, i) => {
-        const ok = choosable.has(x.c);
-        const sel = S.selected.includes(x.c);
-        const cm = ui(v) && ui(v).card_marks && typeof ui(v).card_marks[x.c] === "string" ? ui(v).card_marks[x.c] : "";
-        hand.append(h("button", {
-          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : " off") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
-          "data-card": x.c, "aria-pressed": sel ? "true" : "false", "aria-disabled": ok ? null : "true",
-          onclick: () => ok ? tapCard(x.c, g, toggling) : refuse(x.c),
-        }, cardFace(x.c), cm ? h("sup", null, cm) : null));
-      });
-    }
-    // what the selection allows, in the host's words
-    const sel = S.selected.slice().sort();
-    for (const x of g.cards) {
-      if (sameSet(x.set, sel)) acts.append(actionButton(x, "go"));
-    }
-    if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel))) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
-    if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
-    if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
-    for (const x of g.simple) acts.append(actionButton(x, ""));
-    if (S.rematch && S.rematch.asked && S.rematch.answer === null && !S.closed) {
-      acts.append(h("button", { type: "button", id: "rematch-yes", class: "act go", onclick: () => answerRematch(true) }, t("Play again")));
-      acts.append(h("button", { type: "button", id: "rematch-no", class: "act", onclick: () => answerRematch(false) }, t("No, leave the table")));
-    }
-  }
   function answerRematch(accept) {
     if (!S.rematch) return;
     S.rematch.answer = accept;
     send({ type: "rematch", accept: accept });
-    if (!accept) {  // no: leave the table (the host closes it for everyone: no rematch with these seats)
-      send({ type: "leave" });
-      save({ token: null });
-      addLog("status", t("You left the table."));
-    }
-    render();
-  }
-  function actionButton(x, cls) {
-    return h("button", { type: "button", class: "act " + cls, "data-action": JSON.stringify(x.action, (k, y) => typeof y === "bigint" ? y.toString() : y),
-      onclick: () => act(x.action) }, x.label);
-  }
-  function refuse(c) {
-    // why this card cannot be chosen now, in the host's words (the view's ui.refusals)
-    const r = ui(S.view) && ui(S.view).refusals && typeof ui(S.view).refusals[c] === "string" ? ui(S.view).refusals[c] : "";
-    S.message = r;
-    el("message").textContent = r;
-  }
-  function tapCard(c, g, toggling) {
-    S.message = "";
-    if (toggling) {
-      const i = S.selected.indexOf(c);
-      if (i >= 0) S.selected.splice(i, 1); else S.selected.push(c);
-    } else if (S.selected.length === 1 && S.selected[0] === c) {
-      const mine = g.card.filter((x) => x.card === c);
-      if (mine.length === 1) { act(mine[0].action); return; } // a second tap plays it
-    } else S.selected = [c];
+    if (!accept) leave();  // no: leave the table (the host closes it for everyone: no rematch with these seats)
     render();
   }
   // --- the page's controls ----------------------------------------------------------------------------
@@ -468,19 +401,32 @@
   });
   el("leave").addEventListener("click", () => {
     if (S.view && (S.view.to_act || []).length && !confirm(t("Leave the table? A computer player takes your seat."))) return;
+    leave();
+  });
+  function leave() {  // the host answers closing "left" (protocol.md "leave"); no reconnecting after it
+    S.leaving = true;
     send({ type: "leave" });
     save({ token: null });
     addLog("status", t("You left the table."));
-  });
+    render();  // no Leave button and no chat from now on
+  }
   el("lang-switch").addEventListener("click", () => {
     lang = lang === "ru" ? "en" : "ru";
     localStorage.setItem("frapnet.lang", lang);
     applyWords();
     render();
     if (!el("join").hidden) loadTable(); // the game's name in the new language
-    // the host's words come in the hello's language: sit down again with the seat token
-    if (S.want && S.welcome && !S.closed) connect(S.want);
+    // joined: the host's words in the new language over this connection (protocol.md "lang": a
+    // view answers; no reconnect); before that, and after a drop, the next hello carries it
+    clearTimeout(S.langTimer);
+    S.langTimer = setTimeout(tellLang, 250);  // a quick double click sends nothing
   });
+  function tellLang() {
+    if (S.live && !S.closed && S.hostLang !== lang && S.ws && S.ws.readyState === WebSocket.OPEN) {
+      send({ type: "lang", lang: lang });
+      S.hostLang = lang;
+    }
+  }
 
   // --- start ---------------------------------------------------------------------------------------------
   applyWords();
@@ -490,5 +436,5 @@
   const saved = store();
   if (saved.token && saved.name) connect({ name: saved.name, spectate: false }); // a reload: back to the seat
   else if (params.has("watch") && saved.name) connect({ name: saved.name, spectate: true });
-  else { setStatus("connecting"); show("join"); el("status").textContent = ""; }
+  else { setStatus("idle"); show("join"); }  // no connection yet: no badge (app.css #status:empty)
 })();

@@ -1,11 +1,11 @@
 // The web page's drawing (docs/web.md): DOM helpers, the cards (a hand in the terminal client's
 // order), the join form's line about the table (from /table.json), and the table's parts drawn from
 // the latest view — the facts line, the seats, the rules and the last deal's report, whose turn it
-// is (with the turn clock), the score sheet, the log, the closed table. Text from the network is
+// is (with the turn clock), your hand and your moves, the score sheet, the log, the closed table. Text from the network is
 // only ever put in the page as text (textContent), never as HTML. app.js makes one drawer with
 // window.FrapnetDraw(page): page.S (the page's state: view, welcome, sheet, log, rematch, closed,
-// table), page.t (its words), page.lang() (its language), and its helpers plain, cleanName, isInt,
-// amount.
+// table), page.t (its words), page.lang() (its language), its helpers plain, cleanName, isInt,
+// amount, and what a tap does: page.act(action), page.answerRematch(accept), page.render().
 "use strict";
 
 window.FrapnetDraw = function (page) {
@@ -153,16 +153,16 @@ window.FrapnetDraw = function (page) {
     const tmarks = u ? uiList(showLast ? u.last_trick_marks : u.trick_marks) : [];
     head.replaceChildren(h("tr", null, h("th", null, ""), h("th", null, t("player")), ...cols.map((c) => h("th", { class: "col" }, c)),
       h("th", null, t("tricks")), h("th", { class: "amount" }, ledTitle),
-      h("th", null, t(showLast ? "last trick" : "trick"))));
+      h("th", { class: "trick-card" }, t(showLast ? "last trick" : "trick"))));
     const body = el("seats").tBodies[0];
     body.replaceChildren();
     const connWord = { connected: "connected", reconnecting: "reconnecting", bot: "computer", empty: "empty seat",
-      "taken over": "taken over", disconnected: "disconnected" };
+      "taken over": "taken over", disconnected: "disconnected", left: "left the table" };
     for (let i = 0; i < n; i++) {
       const info = seats.find((s) => s && Number(s.seat) === i) || seats[i] || {};
       const me = isInt(v.seat) && Number(v.seat) === i;
       let conn = typeof conns[i] === "string" ? conns[i] : "";
-      if (me && ended()) conn = S.closed.replaced ? "taken over" : "disconnected"; // this page's seat, no longer played here
+      if (me && ended()) conn = S.closed.replaced ? "taken over" : S.closed.left ? "left" : "disconnected"; // no longer played here
       const nameCell = h("td", { class: "name" }, name(i) + (marks[i] ? " " + marks[i] : "") + (me ? " (" + t("you") + ")" : ""));
       if (isInt(v.dealer) && Number(v.dealer) === i) nameCell.append(h("span", { class: "dealer", title: t("dealer") }, "D"));
       if (conn && conn !== "connected") nameCell.append(h("div", { class: "dim conn-" + conn.replace(" ", "-") }, t(connWord[conn] || conn)));
@@ -177,8 +177,10 @@ window.FrapnetDraw = function (page) {
         h("td", { class: "amount" }, bal[i] !== undefined ? amount(bal[i], signed) : ""), cardCell));
     }
     const tr = el("trick");
+    // the same trick on one line (on a phone, app.css, the table's trick column gives way to it)
     tr.replaceChildren(...trick.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) =>
-      h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true), " ")));
+      h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true),
+        showLast && isInt(v.last_winner) && Number(v.last_winner) === Number(p[0]) ? h("span", { class: "winner" }, "★") : null, " ")));
     el("trick-title").textContent = trick.length ? t(showLast ? "last trick" : "trick") + ":" : "";
   }
 
@@ -195,6 +197,77 @@ window.FrapnetDraw = function (page) {
       else simple.push({ action: a, label: label });
     }
     return { simple, card, cards };
+  }
+  // your hand and your moves: tap a card, then its action (or tap it again); the host's labels
+  function sameSet(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+  function renderMe(v) {
+    const me = isInt(v.seat);
+    el("me").hidden = false;
+    el("leave-row").hidden = !me || !!S.closed || !!S.leaving;
+    renderTurn(v);
+    el("message").textContent = S.message;
+    if (S.closed) return;  // renderTurn drew the closed table (renderClosed): no hand to play, no moves
+    const hand = el("hand"), acts = el("actions");
+    hand.replaceChildren();
+    acts.replaceChildren();
+    if (!me) { hand.hidden = true; acts.hidden = true; return; }
+    hand.hidden = false;
+    acts.hidden = false;
+    const g = groups(v);
+    const toggling = g.cards.length > 0;
+    const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
+    const cards = Array.isArray(v.hand) ? handOrder(v.hand, v.trump) : null;  // the terminal's order
+    if (cards === null) {
+      const k = isInt(v.hand_count) ? Math.min(64, Number(v.hand_count)) : 0;
+      for (let i = 0; i < k; i++) hand.append(h("span", { class: "card back", title: t("face down") }, "?"));
+    } else {
+      const extra = [...choosable].filter((c) => !cards.includes(c));
+      const row = cards.map((c) => ({ c, extra: false })).concat(extra.map((c) => ({ c, extra: true })));
+      row.forEach((x, i) => {
+        const ok = choosable.has(x.c);
+        const sel = S.selected.includes(x.c);
+        const cm = ui(v) && ui(v).card_marks && typeof ui(v).card_marks[x.c] === "string" ? ui(v).card_marks[x.c] : "";
+        hand.append(h("button", {
+          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : " off") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
+          "data-card": x.c, "aria-pressed": sel ? "true" : "false", "aria-disabled": ok ? null : "true",
+          onclick: () => ok ? tapCard(x.c, g, toggling) : refuse(x.c),
+        }, cardFace(x.c), cm ? h("sup", null, cm) : null));
+      });
+    }
+    // what the selection allows, in the host's words
+    const sel = S.selected.slice().sort();
+    for (const x of g.cards) {
+      if (sameSet(x.set, sel)) acts.append(actionButton(x, "go"));
+    }
+    if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel))) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
+    if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
+    if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
+    for (const x of g.simple) acts.append(actionButton(x, ""));
+    if (S.rematch && S.rematch.asked && S.rematch.answer === null && !S.closed) {
+      acts.append(h("button", { type: "button", id: "rematch-yes", class: "act go", onclick: () => page.answerRematch(true) }, t("Play again")));
+      acts.append(h("button", { type: "button", id: "rematch-no", class: "act", onclick: () => page.answerRematch(false) }, t("No, leave the table")));
+    }
+  }
+  function actionButton(x, cls) {
+    return h("button", { type: "button", class: "act " + cls, "data-action": JSON.stringify(x.action, (k, y) => typeof y === "bigint" ? y.toString() : y),
+      onclick: () => page.act(x.action) }, x.label);
+  }
+  function refuse(c) {
+    // why this card cannot be chosen now, in the host's words (the view's ui.refusals)
+    const r = ui(S.view) && ui(S.view).refusals && typeof ui(S.view).refusals[c] === "string" ? ui(S.view).refusals[c] : "";
+    S.message = r;
+    el("message").textContent = r;
+  }
+  function tapCard(c, g, toggling) {
+    S.message = "";
+    if (toggling) {
+      const i = S.selected.indexOf(c);
+      if (i >= 0) S.selected.splice(i, 1); else S.selected.push(c);
+    } else if (S.selected.length === 1 && S.selected[0] === c) {
+      const mine = g.card.filter((x) => x.card === c);
+      if (mine.length === 1) { page.act(mine[0].action); return; } // a second tap plays it
+    } else S.selected = [c];
+    page.render();
   }
   // the turn clock (--turn-time): seconds left per seat, counted down from the view's arrival
 
@@ -251,9 +324,19 @@ window.FrapnetDraw = function (page) {
       body.append(h("tr", { "data-deal": r.deal }, h("td", null, t("after deal") + " " + r.deal), ...cells, h("td", null, r.pot === null ? "" : amount(r.pot))));
       prev = r;
     }
-    if (Array.isArray(v.balances) && (v.to_act || []).length && !ended()) {
-      body.append(h("tr", { class: "now" }, h("td", null, t("now")), ...v.balances.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(v.pot))));
+    const fin = finalBalances();  // the table closed: the host's result, as the terminal's "final" row
+    if (Array.isArray(v.balances) && (v.to_act || []).length && !fin) {  // a deal in play (or as last seen here)
+      const when = !ended() ? "now" : S.closed.left ? "when you left" : "last seen";
+      body.append(h("tr", { class: "now" }, h("td", null, t(when)), ...v.balances.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(v.pot))));
     }
+    if (fin) body.append(h("tr", { class: "final" }, h("td", null, t("final")),
+      ...fin.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(S.closed.result.pot))));
+  }
+  // the balances (or points) of the host's closing result, once the table closed; else null
+  function finalBalances() {
+    const r = ended() && S.closed.result && typeof S.closed.result === "object" ? S.closed.result : null;
+    const b = r && (Array.isArray(r.balances) ? r.balances : r.points);
+    return Array.isArray(b) && b.length && b.every(isInt) ? b : null;
   }
 
   function renderLog() {
@@ -263,20 +346,31 @@ window.FrapnetDraw = function (page) {
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
 
+  // the host's closing reason (docs/protocol.md "closing", "Rematch") in the page's words, as the
+  // terminal client says it (frapnet/tui/rematch.py closing_reason); another one as sent
+  const HOST_STOPPED = "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.";
+  function closedWhy(reason) {
+    const r = plain(reason), known = { "host stopping": "the host stopped", "match over": "the match is over" };
+    let m = /^seat (\d+) (declined|left before) the rematch$/.exec(r);
+    if (m) return t(m[2] === "declined" ? "{name} declined the rematch" : "{name} left before the rematch", { name: name(Number(m[1])) });
+    m = /^no answer to the rematch in ([0-9.]+) s$/.exec(r);
+    return m ? t("no answer to the rematch in {n} s", { n: m[1] }) : t(known[r] || r);
+  }
   function renderClosed() {
     const c = S.closed || {};
     const turn = el("turn");
     turn.className = "closed";  // no longer "Your turn"
     turn.textContent = c.replaced ? plain(String(c.reason))  // the table goes on, at the other connection
       : c.lost ? t("The connection is closed. Reload this page to try again.")  // gave up reconnecting
-        : t("The table is closed") + (c.reason ? ": " + plain(t(String(c.reason))) : "");
+        : c.left ? t("You left the table; the game goes on without you. To come back, reload this page.")
+          : c.resumable === true ? t(HOST_STOPPED)  // the host resumes the match: the seat waits
+            : t("The table is closed") + (c.reason ? ": " + closedWhy(c.reason) : "") + ".";
     turn.append(h("br"), h("span", { class: "dim" }, t("Nothing can be played here any more; the table is shown as it was.")));
     el("hand").hidden = true;
     el("actions").replaceChildren();
-    if (c.result && Array.isArray(c.result.balances)) {
-      const n = c.result.balances.length;
-      const parts = [];
-      for (let i = 0; i < n; i++) parts.push(name(i) + " " + amount(c.result.balances[i], true));
+    const fin = finalBalances();
+    if (fin) {
+      const parts = fin.map((b, i) => name(i) + " " + amount(b, true));
       el("actions").append(h("p", { id: "result" }, t("Result") + ": " + parts.join(", ")));
       const more = unplayed(c.result);
       if (more) el("actions").append(h("p", { id: "result-pot" }, more));
@@ -298,5 +392,6 @@ window.FrapnetDraw = function (page) {
   }
 
   return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderJoinTable, renderRules,
-    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderSheet, renderLog, renderClosed, unplayed };
+    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderMe, renderSheet, renderLog, renderClosed, unplayed, closedWhy,
+    HOST_STOPPED };
 };

@@ -33,6 +33,12 @@
       "All seats are taken; you can watch the game.": "Все места заняты; можно смотреть игру.", "Spectator": "Зритель",
       // the host's closing reasons (docs/protocol.md "closing"; issue #10)
       "match over": "партия окончена", "host stopping": "хост останавливается", "you left the table": "вы вышли из-за стола",
+      "the host stopped": "хост остановлен", "the match is over": "партия окончена",
+      "{name} declined the rematch": "{name} отказался от новой партии", "{name} left before the rematch": "{name} ушёл до новой партии",
+      "no answer to the rematch in {n} s": "нет ответа о новой партии за {n} с",
+      "left the table": "вы вышли", "final": "в конце", "when you left": "когда вы вышли", "last seen": "последнее известное",
+      "You left the table; the game goes on without you. To come back, reload this page.":
+        "Вы вышли из-за стола; игра продолжается без вас. Чтобы вернуться, обновите страницу.",
       // the amounts' limit (frapnet/net/amounts.py NEAR, PAST; F6)
       "the amounts passed 990 digits, near the 1,000 digits the protocol carries: the match ends after this deal (F6)":
         "в счёте или коне больше 990 цифр — почти 1000 цифр, которые передаёт протокол: партия кончается после этой сдачи (F6)",
@@ -45,7 +51,8 @@
       "seat taken over": "место занято другим подключением", "taken over": "занято другим",
       "Nothing can be played here any more; the table is shown as it was.": "Здесь больше нельзя играть; стол показан таким, каким был.",
       "The connection is closed. Reload this page to try again.": "Соединение закрыто. Обновите страницу, чтобы попробовать снова.",
-      "✓ deal {n}: the host's commitment opened": "✓ сдача {n}: обязательство хоста раскрыто",
+      "✓ deal {n}: the host shuffled as it promised before the deal, with your random number mixed in; cards not checked here":
+        "✓ сдача {n}: хост перетасовал так, как обещал до сдачи, с вашим случайным числом; карты здесь не проверены",
       "⚠⚠ DEAL {n} FAILED THE FAIRNESS CHECK": "⚠⚠ СДАЧА {n} НЕ ПРОШЛА ПРОВЕРКУ ЧЕСТНОСТИ",
       // why a deal failed the check (fairness.js; the terminal client's words, frapnet/tui/fairtext.py)
       "the reveal holds no seed and salt": "в раскрытии нет зерна и соли",
