@@ -175,3 +175,35 @@ def test_at_80x24_the_score_sheet_of_a_long_match_shows_its_notes_and_the_way_ba
         word=_("now"), total=_("balance"), n=n, sum=_("total"), last=n - 1) in text
     tall = text_of(render.score_sheet(s, 80, 60)).splitlines()
     assert _("(the last {k} of {n} deals)").format(k=15, n=n - 1) in tall[0]
+
+
+def test_sheet_window_measures_each_row_once_and_lists_what_the_byte_budget_says():
+    """Issue #9 (a deal's last act is a 12-seat table's slowest): each row's size is remembered,
+    and the window is exactly what measuring every row each time gives — the latest rows within
+    SHEET_ROWS and about SHEET_BYTES (balances past 2^64, F6, counted by their digits), always the
+    last — twice over the same rows (the second time from what was remembered)."""
+    import random
+
+    from frapnet.engine import sheet
+
+    def measured(totals):
+        start, room = len(totals), sheet.SHEET_BYTES
+        while start > 0 and len(totals) - start < sheet.SHEET_ROWS:
+            row = totals[start - 1]
+            size = 24 + sheet._int_bytes(row["deal"]) + sheet._int_bytes(row["pot"]) + \
+                sum(sheet._int_bytes(x) for x in row["after"])
+            if size > room and start < len(totals):
+                break
+            room -= size
+            start -= 1
+        return list(totals[start:]), (totals[start - 1]["after"] if start > 0 else None)
+
+    rng = random.Random(7)
+    for _ in range(200):
+        n, digits = rng.randrange(2, 13), rng.choice([4, 19, 20, 100, 990])
+        totals = tuple({"deal": d + 1, "pot": rng.randrange(0, 10 ** 4),
+                        "after": [rng.randrange(-10 ** digits, 10 ** digits) for _ in range(n)]}
+                       for d in range(rng.randrange(1, 90)))
+        want = measured(totals)
+        assert sheet.sheet_window(totals) == want and sheet.sheet_window(totals) == want
+        assert want[0][-1] is totals[-1] and len(want[0]) <= sheet.SHEET_ROWS

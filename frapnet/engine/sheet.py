@@ -23,6 +23,28 @@ def _int_bytes(x: int) -> int:
     return (x.bit_length() * 30103) // 100000 + 6
 
 
+_SMALL_MIN, _SMALL_END = -(1 << 63), 1 << 64  # the whole numbers msgpack packs in at most 9 bytes
+_SIZES: dict[int, tuple[dict, int]] = {}
+"""Per score-sheet row (by identity, the row itself kept with it: rows are the states' own and
+never change), its size for :func:`sheet_window` — each row is measured once, not at every deal
+end of the match's 50 latest (issue #9: a deal's last act is the slowest of a 12-seat table)."""
+_SIZES_MAX = 1024  # (rows of about 20 tables at once; more only measures some rows again)
+
+
+def _row_size(row: dict) -> int:
+    """About how many bytes ``row`` (``{"deal", "after", "pot"}``) takes in a view, remembered."""
+    after = row["after"]
+    size = 24 + _int_bytes(row.get("deal") or 0) + _int_bytes(row.get("pot") or 0)
+    if after and _SMALL_MIN <= min(after) and max(after) < _SMALL_END:  # (found in C: the usual case)
+        size += 9 * len(after)
+    else:  # some balance past 64 bits (F6): each counted
+        size += sum(_int_bytes(x) for x in after)
+    if len(_SIZES) >= _SIZES_MAX:
+        _SIZES.clear()
+    _SIZES[id(row)] = (row, size)
+    return size
+
+
 def sheet_window(totals: tuple) -> tuple[list, list | None]:
     """The score sheet a view lists: the latest rows of ``totals`` (the state's, one map per
     settled deal, oldest first) — at most :data:`SHEET_ROWS`, and no more than fit in about
@@ -35,8 +57,8 @@ def sheet_window(totals: tuple) -> tuple[list, list | None]:
     start, room = len(totals), SHEET_BYTES
     while start > 0 and len(totals) - start < SHEET_ROWS:
         row = totals[start - 1]
-        size = 24 + _int_bytes(row.get("deal") or 0) + _int_bytes(row.get("pot") or 0) + \
-            sum(_int_bytes(x) for x in row["after"])
+        known = _SIZES.get(id(row))
+        size = known[1] if known is not None and known[0] is row else _row_size(row)
         if size > room and start < len(totals):
             break
         room -= size
