@@ -307,3 +307,13 @@ def test_russian_log_and_labels_call_the_turn_up_vskryshka_as_the_rule_books_do(
     after, events = engine.apply(st, 0, ("take_trump", "7H"))
     said = [engine.describe_event(after, e, NAMES, "ru") for e in events]
     assert "Olga берёт вскрышку 7♠" in said, said
+
+
+def test_a_box_that_nearly_fills_the_terminal_fills_it_edge_to_edge():
+    """A newcomer saw slivers of the table beside the help at 80 columns ("0", "и" past its right
+    border): a box within two columns a side of the terminal's width takes the whole width; a
+    smaller one keeps its own, centred (None)."""
+    assert render.box_width([("", "x" * 75 + "\n"), ("", "short")], 80) == 80
+    assert render.box_width([("", "x" * 73)], 80) is None
+    assert render.box_width([("", "ж" * 40)], 80) is None
+    assert render.box_width(render.help_screen(my_turn_with_a_clock(), 24, 80), 80) == 80

@@ -127,11 +127,11 @@ class ClientApp:
         status = Window(FormattedTextControl(lambda: render.status_bar(s, self._width())), height=1)
         rule = Window(height=1, char="─", style="class:frame.border")
 
-        def overlay(name, fn):
+        def overlay(name, fn):  # a box over the table; edge to edge when it nearly is (no slivers)
             return Float(ConditionalContainer(
                 Frame(Window(FormattedTextControl(fn), wrap_lines=True, dont_extend_height=True),
                       style="class:dialog"),
-                filter=Condition(lambda: s.overlay == name)))
+                filter=Condition(lambda: s.overlay == name)), width=lambda: render.box_width(fn(), self._width()))
 
         small = Window(FormattedTextControl(lambda: render.too_small(s, self._width(), self._rows())),
                        wrap_lines=True)

@@ -12,6 +12,16 @@ STATUS_BAR_KEYS = (".", "=  F2", "Tab  /", "q  Ctrl-C  Ctrl-D", "? F1")
 """Key lines the status bar also shows: left out of a help too short for the game's own lines."""
 
 
+def box_width(fragments: list, columns: int) -> int | None:
+    """How wide a box drawn around ``fragments`` (its text; the frame adds a border each side) is
+    on a ``columns``-wide terminal: the whole width when its own would leave margins of two
+    columns or less a side — the table behind would show through in slivers at its edges
+    ("┐─", a stray letter) — else None (its own width, centred)."""
+    text = "".join(f[1] for f in fragments)
+    natural = max((width(line) for line in text.split("\n")), default=0) + 2
+    return columns if natural >= columns - 4 else None
+
+
 def help_screen(s: Screen, rows: int | None = None, w: int = 80) -> list:
     """The help: the game's own lines (``ui``: its goal, special cards, what its marks mean), then
     the keys. With ``rows`` (the terminal's height) it fits: first the keys the status bar also

@@ -12,7 +12,7 @@ from frapnet.tui.faces import SUIT_SYMBOLS, card_face, card_red
 from frapnet.tui.model import Screen
 from frapnet.tui.scores import amount_text
 from frapnet.tui.text import cut, fmt_amount, pad, safe_name, safe_text, width, wrap
-from frapnet.tui.boxes import help_screen, quit_dialog, score_sheet, settlement  # noqa: F401 - the app draws them
+from frapnet.tui.boxes import box_width, help_screen, quit_dialog, score_sheet, settlement  # noqa: F401 - the app draws them
 
 CARD_W = 5  # cells per card box, plus one space between cards
 
