@@ -918,6 +918,20 @@ def test_a_connection_that_comes_back_during_the_rematch_offer_gets_it_with_the_
     assert "rematch_offer" not in [m["type"] for m in late.hello("Late", spectate=True)]
 
 
+def test_closing_is_the_last_message_a_connection_gets():
+    """docs/protocol.md "Session": when the table ends (here a rematch declined), each
+    connection's last message is its ``closing``; a ping or a lang sent after it gets nothing
+    (the host answered them until it was stopped)."""
+    table, factory, clock = make(deals=1, rematch=30.0)
+    conns = seat_all(factory, rematch=True)
+    play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
+    conns[1].send({"type": "rematch", "accept": False})
+    assert table.finished and conns[0].read()[-1]["type"] == "closing"
+    conns[0].send({"type": "ping", "id": 7})
+    conns[0].send({"type": "lang", "lang": "ru"})
+    assert conns[0].read() == [] and conns[0].log[-1]["type"] == "closing"
+
+
 def test_no_rematch_offer_when_off_or_a_person_cannot_answer_or_without_people():
     """rematch 0 (`--rematch 0`): the table closes at the match's end; an answer then is refused
     with no_rematch. With the default (60 s) but one person whose client said no ``rematch`` in

@@ -233,12 +233,19 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
 
     # the peer interface used by Table
     def send(self, msg: dict) -> None:
-        """Send one message map to this client (queued while it does not read)."""
+        """Send one message map to this client (queued while it does not read); after a
+        ``closing``, nothing more: the connection closes (docs/protocol.md "Session": the last
+        message is always the one saying why)."""
         self.sendMessage(msg)
+        if msg.get("type") == "closing":
+            self.dropConnection("closing")
 
     def send_frame(self, kind: str, data: bytes) -> None:
-        """Send one already encoded message of type ``kind`` (the same bytes go to many peers)."""
+        """Send one already encoded message of type ``kind`` (the same bytes go to many peers);
+        a ``closing`` closes the connection after it, as :meth:`send`."""
         self.sendFrame(kind, data)
+        if kind == "closing":
+            self.dropConnection("closing")
 
     send_frames = wire.FramedProtocol.sendFrames
     """Send a change's encoded messages ``[(kind, data), …]`` in order, in one write
