@@ -918,6 +918,29 @@ def test_a_connection_that_comes_back_during_the_rematch_offer_gets_it_with_the_
     assert "rematch_offer" not in [m["type"] for m in late.hello("Late", spectate=True)]
 
 
+def test_during_the_rematch_offer_newcomers_are_refused_and_a_mute_client_ends_it():
+    """docs/protocol.md ``rematch_offer``: while the offer is open the match has ended — a hello
+    for a seat without a token is ``table_full`` (a spectator may come); an offer sent again
+    lists only the seats still to answer; a seat still to answer that comes back on a client
+    without ``rematch`` ends the offer at once ("seat 1 cannot answer the rematch"), instead of
+    the whole wait for an answer that cannot come."""
+    table, factory, clock = make(players=3, deals=1, rematch=30.0)
+    conns = seat_all(factory, 3, rematch=True)
+    play_until(table, conns, clock, lambda: table.rematch is not None, random.Random(3))
+    late = Conn(factory)
+    assert [m["code"] for m in late.hello("Dave", rematch=True) if m["type"] == "error"] == ["table_full"]
+    assert not late.open and table.names == ["P0", "P1", "P2"]
+    assert Conn(factory).hello("Watcher", spectate=True)[-1]["waiting"] == [0, 1, 2]
+    conns[0].send({"type": "rematch", "accept": True})
+    back = Conn(factory)
+    assert back.hello("P0", token=conns[0].welcome["token"], rematch=True)[-1]["waiting"] == [1, 2]
+    mute = Conn(factory)
+    mute.hello("P1", token=conns[1].welcome["token"])  # its client cannot show the question
+    closing = of_type(conns[2], "closing")
+    assert table.finished and closing and closing[0]["reason"] == "seat 1 cannot answer the rematch"
+    assert clock.seconds() < 30  # not the whole wait
+
+
 def test_closing_is_the_last_message_a_connection_gets():
     """docs/protocol.md "Session": when the table ends (here a rematch declined), each
     connection's last message is its ``closing``; a ping or a lang sent after it gets nothing

@@ -28,6 +28,7 @@ from typing import Callable
 from twisted.logger import Logger
 
 from frapnet import engine
+from frapnet.net.protocol import ProtocolError
 from frapnet.net.seats import CONNECTED
 
 log = Logger(namespace="frapnet.host")
@@ -79,7 +80,7 @@ class Rematch:
             seconds = max(0, round(self._call.getTime() - self._clock.seconds(), 1))
             seconds = int(seconds) if seconds == int(seconds) else seconds
         return {"type": "rematch_offer", "result": result, "seconds": seconds,
-                "waiting": sorted(self.waiting), "match": self.match}
+                "waiting": sorted(self.waiting - self.accepted), "match": self.match}
 
     def answer(self, seat: int, accept: bool) -> None:
         """``seat``'s answer. A seat whose answer is not awaited (a computer player, a spectator's
@@ -107,6 +108,11 @@ class Rematch:
         self._call = None
         if not self._done:
             self._end(f"no answer to the rematch in {self.seconds:g} s")
+
+    def end(self, reason: str) -> None:
+        """End the offer now: no rematch (``on_end(reason)``: the table closes, saying why)."""
+        if not self._done:
+            self._end(reason)
 
     def _end(self, reason: str) -> None:
         self._finish()
@@ -146,9 +152,27 @@ def offer(table) -> bool:
 def resend(table, peer) -> None:
     """``peer`` joined or reconnected to ``table`` while a rematch offer is open: send it the
     offer too, with the seconds left (docs/protocol.md ``rematch_offer``) — else its player could
-    never answer, and the offer would run out."""
-    if table.rematch is not None and table.rematch.open:
-        peer.send(table.rematch.offer(table.result_dict()))
+    never answer, and the offer would run out. A seat whose answer is awaited, back with a client
+    that cannot show the question (no ``rematch`` in its hello), ends the offer at once: nobody is
+    kept waiting for an answer that cannot come."""
+    r = table.rematch
+    if r is None or not r.open:
+        return
+    seat = getattr(peer, "seat", None)
+    if seat is not None and not getattr(peer, "answers_rematch", False):
+        if seat in r.waiting - r.accepted:
+            r.end(f"seat {seat} cannot answer the rematch")
+        return
+    peer.send(r.offer(table.result_dict()))
+
+
+def check_join(table, hello: dict) -> None:
+    """During an open offer the match has ended: a newcomer (a seat's ``hello`` without a token)
+    is refused, ``table_full`` (docs/protocol.md); a spectator, or a seat's own player back with
+    its token, may come. Raises ProtocolError."""
+    if table.rematch is not None and table.rematch.open and not hello["spectate"] and not hello.get("token"):
+        raise ProtocolError("table_full", "the match at this table has ended; its players are being asked "
+                                          "whether they play again", fatal=True)
 
 
 def start(table) -> None:

@@ -152,6 +152,7 @@ class Table:
         peer.lang = hello["lang"]
         if self.finished:
             raise ProtocolError("table_full", "the match at this table has ended", fatal=True)
+        rematch.check_join(self, hello)  # a newcomer while a rematch is offered: the match has ended
         if hello["spectate"]:
             if len(self.spectators) >= self.max_spectators:
                 raise ProtocolError("busy", f"table {self.name!r} already has {self.max_spectators} spectators; "

@@ -217,11 +217,11 @@ class RematchMixin:
                  amounts.PAST: _(amounts.PAST_TEXT).format(limit=n(amounts.MAX_BIGINT_DIGITS))}
         if reason in known:
             return known[reason]
-        m = re.fullmatch(r"seat (\d+) (declined|left before) the rematch", reason)
+        m = re.fullmatch(r"seat (\d+) (declined|left before|cannot answer) the rematch", reason)
         if m:
-            who = self.name(int(m.group(1)))
-            return (_("{name} declined the rematch") if m.group(2) == "declined"
-                    else _("{name} left before the rematch")).format(name=who)
+            said = {"declined": _("{name} declined the rematch"), "left before": _("{name} left before the rematch"),
+                    "cannot answer": _("{name} came back on a client that cannot answer the rematch")}
+            return said[m.group(2)].format(name=self.name(int(m.group(1))))
         m = re.fullmatch(r"no answer to the rematch in ([0-9.]+) s", reason)
         if m:
             return _("no answer to the rematch in {n} s").format(n=m.group(1))

@@ -351,8 +351,10 @@ window.FrapnetDraw = function (page) {
   const HOST_STOPPED = "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.";
   function closedWhy(reason) {
     const r = plain(reason), known = { "host stopping": "the host stopped", "match over": "the match is over" };
-    let m = /^seat (\d+) (declined|left before) the rematch$/.exec(r);
-    if (m) return t(m[2] === "declined" ? "{name} declined the rematch" : "{name} left before the rematch", { name: name(Number(m[1])) });
+    let m = /^seat (\d+) (declined|left before|cannot answer) the rematch$/.exec(r);
+    const said = { "declined": "{name} declined the rematch", "left before": "{name} left before the rematch",
+      "cannot answer": "{name} came back on a client that cannot answer the rematch" };
+    if (m) return t(said[m[2]], { name: name(Number(m[1])) });
     m = /^no answer to the rematch in ([0-9.]+) s$/.exec(r);
     return m ? t("no answer to the rematch in {n} s", { n: m[1] }) : t(known[r] || r);
   }

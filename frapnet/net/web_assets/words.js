@@ -35,6 +35,7 @@
       "match over": "партия окончена", "host stopping": "хост останавливается", "you left the table": "вы вышли из-за стола",
       "the host stopped": "хост остановлен", "the match is over": "партия окончена",
       "{name} declined the rematch": "{name} отказался от новой партии", "{name} left before the rematch": "{name} ушёл до новой партии",
+      "{name} came back on a client that cannot answer the rematch": "{name} вернулся с клиентом, который не может ответить на предложение новой партии",
       "no answer to the rematch in {n} s": "нет ответа о новой партии за {n} с",
       "left the table": "вы вышли", "final": "в конце", "when you left": "когда вы вышли", "last seen": "последнее известное",
       "You left the table; the game goes on without you. To come back, reload this page.":
