@@ -223,7 +223,9 @@ def test_two_players_cannot_sit_under_one_name():
 
 
 @pytest.mark.parametrize("lookalike", ["\u041elga", "Olg\u0430", "Ol\u0261a", "O\u0336lga", "OIga", "Olga\u3164",
-                                       "\u039f\u217cga"])
+                                       "\u039f\u217cga",
+                                       # marks of combining class 0 that print as nothing or around a letter
+                                       "Olga\ufe0f", "Olga\U000e0100", "Olga\u034f", "Olga\u20dd", "Olga\u0489"])
 def test_a_name_that_prints_like_a_seated_players_is_numbered(lookalike):
     """One name per table (issue #9) also for names that print alike: a Cyrillic О or а, a
     script ɡ, a combining overlay, a capital I for l, a trailing Hangul filler (it prints as
@@ -232,6 +234,9 @@ def test_a_name_that_prints_like_a_seated_players_is_numbered(lookalike):
     Conn(factory).hello("Olga")
     Conn(factory).hello(lookalike)
     assert table.names[:2] == ["Olga", lookalike.replace("\u3164", "") + " 2"], table.names
+    # a filler turned space, then a mark with no letter: the mark goes too (was "Olga \u0301 3")
+    Conn(factory).hello("Olga\u3164\u0301")
+    assert table.names[2] == "Olga 3", table.names
 
 
 @pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\u115f\u1160", " \uffa0 ",

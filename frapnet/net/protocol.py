@@ -120,6 +120,8 @@ def clean_text(text: str, limit: int) -> str:
             out.append(" ")
         elif cat[0] == "C":  # Cc control, Cf format (bidi), Cs, Co, Cn
             continue
+        elif cat[0] == "M" and (not out or out[-1].isspace()):  # a mark with no letter to sit on
+            continue
         else:
             out.append(ch)
     text = "".join(out)
@@ -322,7 +324,9 @@ def name_key(name: str) -> str:
     ``"ＯＬＧＡ"``, ``"Olga "``, ``"Оlga"`` (Cyrillic О), ``"O\u0336lga"`` and ``"OIga"`` are one
     name. Only for comparing: a player is seated and shown under the name as cleaned."""
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
-    bare = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    # every non-spacing or enclosing mark: accents, and those of combining class 0 that print as
+    # nothing or around a letter (variation selectors, U+034F, enclosing circles…)
+    bare = "".join(ch for ch in folded if unicodedata.category(ch) not in ("Mn", "Me"))
     return " ".join(bare.translate(_LOOKALIKE).split())
 
 
