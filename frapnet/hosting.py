@@ -233,7 +233,7 @@ def _open_journal(config: HostConfig, table: Table):
         for match_id in reversed(waiting):  # the newest first
             try:
                 stored_rec = db.record(match_id)
-                record.replay(stored_rec, table.registry)
+                record.replay(stored_rec, table.registry, record.check_shuffle)  # a damaged proof too
             except record.ReplayError as exc:  # e.g. a plugin changed its rules: keep it, start anew
                 log.error("journal {path}: match {id} does not replay ({err}); it stays in the journal "
                           "(frapnet export {id}) and a new match starts", path=db.path, id=match_id, err=exc)

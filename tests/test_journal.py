@@ -407,6 +407,31 @@ def test_a_damaged_row_in_the_journal_is_named_never_a_traceback_issue_9(tmp_pat
     j.close()
 
 
+def test_a_damaged_shuffle_proof_in_the_journal_is_named_never_a_traceback(tmp_path):
+    """docs/fairness.md: a host resuming a match checks its stored shuffle proofs; one whose seed
+    was changed in the journal made the same `frapnet host` command crash at start (a ReplayError
+    traceback, exit 1). Now it is a match that does not replay: kept, the reason logged with the
+    deal, and a new match starts and finishes."""
+    import subprocess
+    db = tmp_path / "j.sqlite3"
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    host = [sys.executable, "-m", "frapnet", "host", "--port", "0", "--bind", "127.0.0.1", "--no-announce",
+            "--bots", "4", "--deals", "1", "--level", "random", "--pause", "0", "--seed", "3", "--db", str(db)]
+    assert subprocess.run(host, capture_output=True, text=True, env=env, timeout=120).returncode == 0
+    con = sqlite3.connect(str(db))
+    proof = json.loads(con.execute("SELECT shuffle FROM deals WHERE match = 1 AND deal = 0").fetchone()[0])
+    proof["seed"] = ("1" if proof["seed"][0] != "1" else "2") + proof["seed"][1:]
+    con.execute("UPDATE deals SET shuffle = ? WHERE match = 1 AND deal = 0", (json.dumps(proof),))
+    con.execute("UPDATE matches SET finished_at = NULL, owner_pid = NULL, result = NULL")  # as after a crash
+    con.commit()
+    con.close()
+    p = subprocess.run(host, capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr[-3000:]
+    assert json.loads(p.stdout.splitlines()[-1])["deals"] == 1
+    assert "match 1 does not replay (its shuffle proof does not verify (frapnet verify): the commitment is not " \
+           "SHA-256(seed ‖ salt): the seed or salt differs from the one committed (deal 1))" in p.stderr, p.stderr[-3000:]
+
+
 HOSTILE_NAME = "\x1b[2J\x1b]0;pwned\x07Olga\x9b31m\u202eevil\nBot 9: 99 match(es)"
 """A seat name hand-edited (or planted) in a journal: clear the screen, set the terminal's title,
 ring the bell, an 8-bit CSI, a bidi override, and a line break that fakes a line of output."""

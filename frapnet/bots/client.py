@@ -270,6 +270,19 @@ def start_bots(reactor, host: str, port: int, k: int, level: str = DEFAULT_LEVEL
         name = names[i] if names is not None else (f"Bot {seat}" if seat is not None else f"Bot {i + 1}")
         bot = Bot(host, port, name, level=level, seed=seed, delay=delay, password=password, seat=seat,
                   table=table, reactor=reactor, think=think, iterations=iterations)
-        bot.connect().addErrback(lambda f, n=name: log.failure("computer player {name} could not join", f, name=n))
+        bot.connect().addErrback(_not_joined, name)
         bots.append(bot)
     return bots
+
+
+def _not_joined(f, name: str) -> None:
+    """A host's computer player did not get its seat: said in one line when the connection failed
+    or was refused (the host stopping meanwhile — a resumed match that had already reached
+    ``--deals`` ends at once — or a refusal, JoinError); a traceback only for a bug."""
+    from twisted.internet import error
+
+    from frapnet.net.client import JoinError
+    if f.check(error.ConnectError, error.ConnectionDone, error.ConnectionLost, JoinError):
+        log.info("computer player {name} did not join: {why}", name=name, why=f.getErrorMessage())
+    else:
+        log.failure("computer player {name} could not join", f, name=name)
