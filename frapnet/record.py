@@ -87,15 +87,22 @@ def stored_map(text) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
+def _path_text(path) -> str:
+    """A file name for a message: as it is, or quoted escaped if it holds a control or format
+    character (a terminal escape, a bidi override) — it is printed on the user's terminal."""
+    path = str(path)
+    return path if path.isprintable() else shown(path)
+
+
 def load(path: str) -> dict:
     """Read a record file; raises ReplayError("record") if it cannot be read or parsed."""
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
-        raise ReplayError("record", f"no such file: {path}") from None
+        raise ReplayError("record", f"no such file: {_path_text(path)}") from None
     except OSError as exc:
-        raise ReplayError("record", f"cannot read {path}: {exc.strerror}") from None
+        raise ReplayError("record", f"cannot read {_path_text(path)}: {exc.strerror}") from None
     return loads(data)
 
 

@@ -357,3 +357,17 @@ def test_every_deal_and_action_number_people_read_counts_from_1_issue_9(tmp_path
     v = subprocess.run([sys.executable, "-m", "frapnet", "verify", str(tmp_path / "bad1.json")],
                        capture_output=True, text=True, timeout=60)
     assert v.returncode == 2 and v.stdout.startswith("NOT VERIFIED: deal 1: "), v.stdout  # no proof in deal 1
+
+
+def test_export_and_verify_print_nothing_a_terminal_acts_on():
+    """Hostile text in a journal or a path (ESC, bidi overrides, C1 controls) reached the terminal
+    raw from `frapnet export` (to standard output) and from `frapnet verify` of a missing file:
+    escaped now — the JSON still reads back as the same record."""
+    from frapnet.commands.export import _json_escaped
+    rec = dict(WORKED, options={"note": "x\u202e\u2066\x9b\x1b[2Jy"})
+    text = _json_escaped(record.dumps(rec))
+    assert json.loads(text) == json.loads(record.dumps(rec)) and text.replace("\n", "").isprintable()
+    assert _json_escaped(record.dumps(WORKED)) == record.dumps(WORKED)  # nothing to escape: as it was
+    with pytest.raises(record.ReplayError) as exc:
+        record.load("/nonexistent/r\x1b[2J\u202e.json")
+    assert exc.value.message == "no such file: '/nonexistent/r\\x1b[2J\\u202e.json'"

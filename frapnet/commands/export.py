@@ -53,9 +53,27 @@ def run(args) -> int:
         except OSError as exc:
             print(f"frapnet export: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
             return 1
-    else:
-        sys.stdout.write(text + "\n")
+    else:  # to a terminal, maybe: no character that could act on it (the file keeps them as they are)
+        sys.stdout.write(_json_escaped(text) + "\n")
     return 0
+
+
+def _json_escaped(text: str) -> str:
+    """JSON ``text`` with every character that is not printable — a bidi override, a C1 control,
+    a tag (only in strings: the layout is spaces and newlines) — as its ``\\u`` escape: the same
+    JSON, the same strings, nothing a terminal acts on."""
+    if text.replace("\n", "").isprintable():
+        return text
+
+    def esc(ch: str) -> str:
+        if ch == "\n" or ch.isprintable():
+            return ch
+        cp = ord(ch)
+        if cp > 0xFFFF:  # a surrogate pair, as JSON writes one
+            cp -= 0x10000
+            return f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}"
+        return f"\\u{cp:04x}"
+    return "".join(map(esc, text))
 
 
 def _choose(matches: list[dict], which: str | None):
