@@ -140,7 +140,8 @@ def test_deal_two_last_trick_score_sheet_now_row_and_standings_after_leaving(tmp
         assert " No trick has been taken yet in this deal, so there is no last trick to show." in top
         balances = [ln.split()[-1] for ln in top[3:7]]  # the seat table's balance column, deal 2's antes paid
         t.keys("=")
-        sheet = t.wait(lambda s: "Score sheet" in s, 5, "the score sheet")
+        # (the whole box: its last line — a capture can catch a frame half drawn)
+        sheet = t.wait(lambda s: "Score sheet" in s and "Press any key to go back" in s, 5, "the score sheet")
         lines = boxed(sheet)
         row1 = next(ln for ln in lines if ln.startswith("1 "))
         total = next(ln for ln in lines if ln.startswith("total"))
