@@ -85,9 +85,11 @@ def test_a_page_whose_host_stopped_shows_the_result_and_no_move():
     closed, the result is shown, no move, no turn, no clock; Olga's row says "disconnected"."""
     closing = {"type": "closing", "reason": "host stopping", "resumable": True,
                "result": {"balances": [-100, -100, -100, -100], "pot": 400}}
-    got = page(my_turn_with_a_clock() + [{"msg": closing}, {"wait": 4}, {"snap": "closed"}])
+    got = page(my_turn_with_a_clock() + [{"snap": "open"}, {"msg": closing}, {"wait": 4}, {"snap": "closed"}])
     closed = got["closed"]
     assert closed["turn"] == HOST_STOPPED + NOTHING  # the seat waits for the host to resume the match
+    # the top bar keeps the deal's facts but not its phase: "bidding" would stay there for good
+    assert "bidding" in got["open"]["facts"] and "bidding" not in closed["facts"] and "pot" in closed["facts"]
     assert closed["actions"] == [] and closed["handHidden"] and "Result: Olga −100" in closed["actionsText"]
     assert no_turn(closed) and "disconnected" in closed["seats"][0]["text"] and "turn clock" not in closed["turn"]
 

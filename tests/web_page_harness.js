@@ -122,7 +122,7 @@ function snap() {
     status: text(element("status")), statusKind: element("status").dataset.status, seats: seats,
     sheet: element("sheet").tBodies[0].children.map((r) => ({ cls: r.className, cells: r.children.map(text) })),
     log: JSON.parse(JSON.stringify(global.frapnet.log)), chatHidden: element("chat-form").hidden,
-    leaveHidden: element("leave-row").hidden, sockets: sockets.length,
+    leaveHidden: element("leave-row").hidden, sockets: sockets.length, facts: text(element("facts")),
     sent: sockets.flatMap((s) => s.sent).map((m) => m.type),
     sentMsgs: JSON.parse(JSON.stringify(sockets.flatMap((s) => s.sent), (k, v) => typeof v === "bigint" ? v.toString() : v)),
   };

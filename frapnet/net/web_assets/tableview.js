@@ -119,7 +119,8 @@ window.FrapnetDraw = function (page) {
     if (isCard(v.turn_up)) f.append(fact(t("turn-up"), cardEl(v.turn_up, true)));
     if (Array.isArray(v.dead_turn_ups) && v.dead_turn_ups.length) f.append(fact(t("dead"), h("span", null, ...v.dead_turn_ups.filter(isCard).map((c) => cardEl(c, true)))));
     if (isInt(v.talon) && (Number(v.talon) > 0 || v.trump)) f.append(fact(t("talon"), h("b", null, amount(v.talon))));
-    if (typeof v.phase_label === "string" && v.phase_label) f.append(h("span", { class: "phase", id: "phase" }, v.phase_label));
+    // the deal's phase while it is played here; once the table has closed it would say "bidding" for good
+    if (!ended() && typeof v.phase_label === "string" && v.phase_label) f.append(h("span", { class: "phase", id: "phase" }, v.phase_label));
   }
   function seatWord(info) {
     // the host's words when it sends them (…_label); else the value as sent
