@@ -23,13 +23,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from twisted.internet import defer
+from twisted.internet import defer, error
 from twisted.logger import Logger
 
 from frapnet import fairness
 from frapnet.bots.players import DEFAULT_LEVEL, LEVELS, make_player
 from frapnet.bots.strategy import NoAction
-from frapnet.net.client import TableClient
+from frapnet.net.client import JoinError, TableClient
 
 log = Logger(namespace="frapnet.bot")
 
@@ -279,9 +279,6 @@ def _not_joined(f, name: str) -> None:
     """A host's computer player did not get its seat: said in one line when the connection failed
     or was refused (the host stopping meanwhile — a resumed match that had already reached
     ``--deals`` ends at once — or a refusal, JoinError); a traceback only for a bug."""
-    from twisted.internet import error
-
-    from frapnet.net.client import JoinError
     if f.check(error.ConnectError, error.ConnectionDone, error.ConnectionLost, JoinError):
         log.info("computer player {name} did not join: {why}", name=name, why=f.getErrorMessage())
     else:

@@ -124,11 +124,7 @@ def clean_text(text: str, limit: int) -> str:
             continue
         else:
             out.append(ch)
-    text = "".join(out)
-    start = 0  # leading spaces and marks with no letter before them
-    while start < len(text) and (text[start].isspace() or unicodedata.category(text[start])[0] == "M"):
-        start += 1
-    return text[start:].rstrip()[:limit]
+    return "".join(out).strip()[:limit]  # (no mark was kept at the start: the loop drops those)
 
 
 def clean_name(raw: str) -> str:

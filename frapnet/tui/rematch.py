@@ -70,6 +70,11 @@ class RematchMixin:
         w = getattr(self, "welcome", None)
         return isinstance(w, dict) and "seat" in w and w["seat"] is None
 
+    def way_back(self) -> str:
+        """How to come back once the host that stopped resumes the match: the same join command —
+        to take the seat back, or, for a spectator, to watch on."""
+        return self._(HOST_STOPPED_WATCHING if self.watching else HOST_STOPPED)
+
     def exit_standings(self) -> list[str]:
         """What the terminal shows after the client exits: the final standings of every match
         played at this table — the matches before a rematch (:attr:`past_standings`), then the
@@ -78,8 +83,7 @@ class RematchMixin:
         last = self.standings_text()
         if last and self.past_standings:
             last = self._("Match {n}:").format(n=self.match_no) + " " + last
-        again = [self._(HOST_STOPPED_WATCHING if self.watching else HOST_STOPPED)] \
-            if getattr(self, "resumable", False) else []  # the host resumes the match: how to come back
+        again = [self.way_back()] if self.resumable else []  # the host resumes the match
         return [*self.past_standings, *([last] if last else []), *again]
 
     @property
@@ -198,7 +202,7 @@ class RematchMixin:
         self.add_log("status", text + (("." if bal else "") + " " + pot if pot else ""))
         if msg.get("resumable") is True:  # the host's journal resumes the match (issue #9)
             self.resumable = True
-            self.add_log("status", _(HOST_STOPPED_WATCHING if self.watching else HOST_STOPPED))
+            self.add_log("status", self.way_back())
         self.add_log("status", _("Press q to quit."))
         if self.scores:
             self._open_scores()
