@@ -103,7 +103,11 @@ def make_driver(width=1200, height=900, lang="en"):
         o.add_argument(a)
     o.add_experimental_option("prefs", {"intl.accept_languages": lang})
     o.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's own errors (the fixture checks them)
-    d = webdriver.Chrome(options=o, service=Service(DRIVER))
+    from selenium.common.exceptions import WebDriverException
+    try:
+        d = webdriver.Chrome(options=o, service=Service(DRIVER))
+    except WebDriverException:  # chromedriver exiting at start (seen once under a parallel run): one more try
+        d = webdriver.Chrome(options=o, service=Service(DRIVER))
     d.set_window_size(width, height)
     return d
 
