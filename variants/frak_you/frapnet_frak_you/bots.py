@@ -22,6 +22,7 @@ from __future__ import annotations
 from frapnet.cards import pack as make_pack, rank_value
 from frapnet.games.hidden import Knowledge, before_deal, card_played, deal_out, place, steps, suits_allowed
 from frapnet.hookspecs import hookimpl
+from frapnet_frak_you.base import swaps
 
 _PACK = make_pack(52)
 _RV = {c: rank_value(c) for c in _PACK}
@@ -107,7 +108,7 @@ def read_deal(observations, seat, pile_rule):
             back = cards
             laid = False
         else:
-            swap = bool(piles[w]) if pile_rule == "any_win" else (last_winner == w and last_laid)
+            swap = swaps(pile_rule, bool(piles[w]), last_winner == w, last_laid)
             back = piles[w][-1] if swap else []
             if swap:
                 piles[w][-1] = cards
@@ -256,10 +257,7 @@ def _play(state, d, seat, actions):
     active = [s for s in range(d.n) if d.active[s]]
     to_come = len(active) - len(trick) - 1
     # what winning this trick costs (K9 swap, K10 into the hand) — the deal is lost by holding cards
-    if state.options["pile"] == "any_win":
-        swap = bool(d.piles[seat])
-    else:
-        swap = d.last_winner == seat and d.last_laid
+    swap = swaps(state.options["pile"], bool(d.piles[seat]), d.last_winner == seat, d.last_laid)
     last_card = len(hand) == 1
     cost = d.n if (last_card or swap) else 1.0
     if not trick:

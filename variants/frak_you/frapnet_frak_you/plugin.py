@@ -26,7 +26,7 @@ from frapnet.engine.spec import ARG_CARD, ARG_CARDS, GameSpec, OptionSpec
 from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
 from frapnet.engine.state import DealBase
-from frapnet_frak_you.base import DONE, PASS, PLAY  # noqa: F401 (re-exported)
+from frapnet_frak_you.base import DONE, PASS, PLAY, swaps  # noqa: F401 (re-exported)
 from frapnet_frak_you.bots import frapnet_deal_result, frapnet_policy, frapnet_sample_deal  # noqa: F401  (issue #8)
 from frapnet_frak_you.scoring import (frapnet_deal_report, frapnet_deal_stats, frapnet_match_report,  # noqa: F401 (K12)
                                       frapnet_settle)
@@ -368,11 +368,7 @@ def _end_trick(state, d):
         dest = "hand"
         laid = False
     else:
-        if state.options["pile"] == "any_win":  # K9 (P): any later win swaps
-            swap = bool(pile)
-        else:  # K9 (SK): a second trick in a row swaps
-            swap = d.last_winner == winner and d.last_laid
-        if swap:
+        if swaps(state.options["pile"], bool(pile), d.last_winner == winner, d.last_laid):  # K9, K10
             hand.extend(pile[-1])
             pile[-1] = cards
             dest = "swap"

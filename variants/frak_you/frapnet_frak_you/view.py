@@ -86,6 +86,8 @@ _EVENTS = {
         "play": "{who} plays {card}",
         "trick": {"pile": "{who} wins the trick with {card} and lays it face down",
                   "swap": "{who} wins the trick with {card}: a second trick, so the previous one goes into their hand",
+                  "swap_any": "{who} wins the trick with {card}: it takes the place of the trick in front of them, "
+                              "which goes into their hand",
                   "hand": "{who} wins the trick with {card} with no cards left and takes it into their hand"},
         "out": "Out of cards, out of the deal: {who}",
         "deal_end": "Deal over: a penalty point for {losers} (penalty points: {points})",
@@ -99,6 +101,7 @@ _EVENTS = {
         "play": "{who} ходит {card}",
         "trick": {"pile": "{who} берёт взятку картой {card} и кладёт перед собой",
                   "swap": "{who} берёт вторую взятку подряд картой {card}: прежняя взятка уходит в руку",
+                  "swap_any": "{who} берёт взятку картой {card}: она ложится на место прежней, а прежняя уходит в руку",
                   "hand": "{who} берёт взятку картой {card} без карт на руках и забирает её в руку"},
         "out": "Без карт, выходят из сдачи: {who}",
         "deal_end": "Сдача окончена: проиграли {losers} (штрафные очки: {points})",
@@ -134,7 +137,10 @@ def frapnet_describe_event(state, event, names, lang):
         return t["play"].format(who=name(event["seat"]), card=_sym(event["card"]))
     if kind == "trick":
         win = [c for s, c in event["cards"] if s == event["winner"]][0]
-        return t["trick"][event["to"]].format(who=name(event["winner"]), card=_sym(win))
+        to = event["to"]
+        if to == "swap" and state.options.get("pile") == "any_win":  # K9 (P): not necessarily in a row
+            to = "swap_any"
+        return t["trick"][to].format(who=name(event["winner"]), card=_sym(win))
     if kind == "out":
         return t["out"].format(who=many(event["seats"]))
     if kind == "deal_end":

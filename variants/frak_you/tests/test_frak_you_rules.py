@@ -546,3 +546,31 @@ def test_K12_match_ends_at_loss_limit_fewest_points_win_no_further_deal():
     rec["deals"].append({"dealer": (st.dealer + 1) % 3, "deck": FULL, "actions": []})
     assert record.replay_json(rec)["error"]["rule"] == "K12"
     assert record.replay_json(rec)["error"]["deal"] == deals
+
+
+# A 4-player deal (pile any_win, passing rotate) in which seat 1 wins trick 7 onto its pile, wins
+# trick 17 with no cards left (K10: into the hand) and then wins trick 18 too (three seats left).
+K10_NEXT_DECK = ["4H", "8C", "KS", "5D", "7H", "AD", "2S", "10S", "KC", "3S", "10C", "4D", "JS", "QH", "9H", "2C", "QC", "3D", "AC", "AS", "9S", "3H", "KD", "5C", "7C", "10H", "2D", "8H", "4C", "6S", "6D", "JD", "6H", "8S", "5H", "7S", "9D", "4S", "10D", "QS", "8D", "KH", "JH", "3C", "AH", "6C", "7D", "5S", "JC", "9C", "QD", "2H"]
+K10_NEXT_ACTIONS = [[0, "pass_cards", ["5S", "7S", "AS"]], [1, "pass_cards", ["JS", "AH", "JC"]], [2, "pass_cards", ["KH", "AD", "6C"]], [3, "pass_cards", ["JH", "QD", "KD"]], [1, "play", "4C"], [2, "play", "8C"], [3, "play", "6C"], [0, "play", "5C"], [2, "play", "3D"], [3, "play", "6D"], [0, "play", "JD"], [1, "play", "8D"], [0, "play", "2H"], [1, "play", "6H"], [2, "play", "10H"], [3, "play", "KH"], [3, "play", "9H"], [0, "play", "JH"], [1, "play", "7H"], [2, "play", "AH"], [2, "play", "JC"], [3, "play", "AC"], [0, "play", "3C"], [1, "play", "7C"], [0, "play", "JD"], [1, "play", "9D"], [2, "play", "4C"], [3, "play", "AD"], [3, "play", "KS"], [0, "play", "10S"], [1, "play", "AS"], [2, "play", "4S"], [1, "play", "9S"], [2, "play", "3S"], [3, "play", "2S"], [0, "play", "QS"], [0, "play", "3C"], [1, "play", "QC"], [2, "play", "8C"], [3, "play", "10C"], [0, "play", "9S"], [1, "play", "7S"], [2, "play", "JS"], [3, "play", "KH"], [2, "play", "QH"], [3, "play", "6H"], [0, "play", "8H"], [1, "play", "4H"], [2, "play", "7S"], [3, "play", "2D"], [0, "play", "QS"], [1, "play", "5S"], [0, "play", "7C"], [1, "play", "KC"], [2, "play", "9C"], [3, "play", "7D"], [1, "play", "9C"], [2, "play", "6C"], [3, "play", "2H"], [0, "play", "QC"], [0, "play", "KD"], [1, "play", "7D"], [2, "play", "JS"], [3, "play", "10D"], [0, "play", "4D"], [1, "play", "7C"], [2, "play", "KH"], [3, "play", "10H"], [0, "play", "QC"], [1, "play", "KC"], [2, "play", "5C"], [3, "play", "5H"], [1, "play", "5C"], [2, "play", "9H"], [0, "play", "2C"]]
+
+
+def test_K10_any_win_the_trick_right_after_one_taken_into_hand_is_laid_on_the_pile():
+    """K10 under any_win: "If they win the very next trick too, it is simply laid on the pile" —
+    with no option named, so P's "any later win swaps" (K9) does not apply to that trick: seat 1
+    keeps trick 7 in front of it and lays trick 18 beside it (two tricks; before, trick 7 went back
+    into its hand)."""
+    rec = {"format": "frapnet-record/1", "game": "frak_you", "players": 4,
+           "options": {"pile": "any_win", "passing": "rotate"},
+           "deals": [{"dealer": 0, "deck": K10_NEXT_DECK, "actions": K10_NEXT_ACTIONS[:-3]}]}
+    st, _ = record.replay(rec)
+    assert st.deal.played == 17 and st.deal.last_winner == 1 and not st.deal.last_laid  # trick 17: K10
+    assert [len(p) for p in st.deal.piles] == [1, 1, 1, 1] and len(st.deal.hands[1]) == 4
+    seventh = st.deal.piles[1][0]
+    events = []
+    for seat, verb, arg in K10_NEXT_ACTIONS[-3:]:
+        st, ev = engine.apply(st, seat, (verb, arg))
+        events += ev
+    trick = trick_events(events)[0]
+    assert trick["number"] == 18 and trick["winner"] == 1 and trick["to"] == "pile"
+    assert st.deal.piles[1] == [seventh, tuple(c for _, c in trick["cards"])]
+    assert [len(h) for h in st.deal.hands] == [23, 3, 7, 0]
