@@ -218,8 +218,22 @@ def test_two_players_cannot_sit_under_one_name():
     assert [m["name"] for m in a.read() if m["type"] == "chat"] == ["olga 2"]
     b.tr.loseConnection()
     again = Conn(factory)
-    assert again.hello("olga", token=wb["token"])[0]["players"][1]["name"] == "olga 2"
+    back = again.hello("olga", token=wb["token"])[0]
+    assert back["players"][1]["name"] == "olga 2" and back["name"] == "olga 2"
     assert table.names[:3] == names[:3]
+
+
+def test_the_welcome_says_the_name_a_seat_or_spectator_is_known_by():
+    """docs/protocol.md ``welcome`` ``name``: the cleaned, numbered name — also for a spectator,
+    whose name is in no ``players`` entry (found by a client written from the doc alone)."""
+    table, factory, clock = make(players=2)
+    assert Conn(factory).hello("  Ivan\u200b ")[0]["name"] == "Ivan"
+    spy = Conn(factory)
+    w = spy.hello("ivan", spectate=True)[0]
+    assert w["seat"] is None and w["name"] == "ivan 2"
+    assert [p["name"] for p in w["players"]] == ["Ivan", ""]
+    spy.send({"type": "chat", "text": "hello"})
+    assert [m["name"] for m in spy.read() if m["type"] == "chat"] == ["ivan 2"]
 
 
 @pytest.mark.parametrize("lookalike", ["\u041elga", "Olg\u0430", "Ol\u0261a", "O\u0336lga", "OIga", "Olga\u3164",

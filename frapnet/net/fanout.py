@@ -110,8 +110,9 @@ class Fanout:
                 out.append({"name": info.name, "version": info.version, "provides": provides})
         return out
 
-    def welcome(self, seat: int | None, token: str | None, lang: str) -> dict:
-        """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token``
+    def welcome(self, seat: int | None, token: str | None, lang: str, name: str = "") -> dict:
+        """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token`` and
+        ``name``: the connection's name as the table shows it, cleaned and made distinct
         (docs/protocol.md lists the fields)."""
         t = self.table
         st = t.state
@@ -119,7 +120,7 @@ class Fanout:
         return {
             "type": "welcome", "protocol": PROTOCOL_VERSION, "table": t.name, "game": st.game,
             "title": spec.title, "options": dict(st.options), "house_rules": list(st.house_rules),
-            "rules": spec.describe(), "plugins": self._plugins(), "seat": seat, "token": token,
+            "rules": spec.describe(), "plugins": self._plugins(), "seat": seat, "token": token, "name": name,
             "players": t.players_info(), "password": t.password is not None, "grace": t.grace,
             "deals": t.deals, "turn_time": t.takeover.turn_time,
         }

@@ -116,10 +116,10 @@ class Table:
         """The welcome's ``players``: per seat ``{"seat", "name", "connection"}``."""
         return [{"seat": s.index, "name": s.name, "connection": s.status} for s in self.seats]
 
-    def welcome(self, seat: int | None, token: str | None, lang: str) -> dict:
-        """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token``
-        (:meth:`frapnet.net.fanout.Fanout.welcome`)."""
-        return self.fanout.welcome(seat, token, lang)
+    def welcome(self, seat: int | None, token: str | None, lang: str, name: str = "") -> dict:
+        """The ``welcome`` message for ``seat`` (None: a spectator) with its ``token`` and the
+        ``name`` the table knows it by (:meth:`frapnet.net.fanout.Fanout.welcome`)."""
+        return self.fanout.welcome(seat, token, lang, name)
 
     def view_for(self, seat: int | None, lang: str) -> dict:
         """The view ``seat`` (None: public) gets now, in ``lang`` (:meth:`Fanout.view_for`)."""
@@ -161,7 +161,7 @@ class Table:
             self.spectators.append(peer)
             peer.seat = None
             log.info("table {table}: spectator {name} joined", table=self.name, name=peer.name)
-            peer.send(self.welcome(None, None, peer.lang))
+            peer.send(self.welcome(None, None, peer.lang, peer.name))
             self.dealing.catch_up(peer)
             peer.send({"type": "view", "view": self.fanout.view_for(None, peer.lang)})
             rematch.resend(self, peer)
@@ -169,7 +169,7 @@ class Table:
         seat = self._claim(peer, hello)
         s = self.seats[seat]
         peer.seat = seat
-        peer.send(self.welcome(seat, s.token, peer.lang))
+        peer.send(self.welcome(seat, s.token, peer.lang, s.name))
         self.dealing.catch_up(peer)
         if self._rejoined:
             self.fanout.seat_event("seat_back", s)
