@@ -115,3 +115,18 @@ def test_solver_declines_what_it_does_not_cover_F22():
     five = _play_positions(6, 6, house_rules=("five_card_frap",))
     assert five and all(p.rules.solve_play(p, p.deal.turn) is None for p in five)
     assert _play_positions(1, 5)[0].rules.implemented("solve_play")  # Frap implements frapnet_solve_play
+
+
+def test_solver_declines_a_position_too_big_to_solve_in_good_time_then_solves_it_smaller_F19():
+    """At a 12-seat table a first card with many seats in play took a seeded ``expert`` 3–5 s of
+    solving: a position with more than ``MAX_SIZE`` (16) seats in play × tricks left is not solved
+    (None: the search plays it out with the policy), the same deal later, smaller, is; four players
+    (4 × 4) are always solved. Solved values stay those of the engine (tests above)."""
+    assert frap_solve.MAX_SIZE == 16
+    big = [p for p in _play_positions(40, 7, players=12) if len(p.deal.in_play) * (4 - p.deal.played) > 16]
+    assert big, "no 12-seat play position with more than 16 seats × tricks"
+    assert all(frap_solve.solve(p) is None for p in big)
+    small = [p for p in _play_positions(40, 7, players=12) if len(p.deal.in_play) * (4 - p.deal.played) <= 16]
+    assert small and all(len(frap_solve.solve(p)) == 12 for p in small)
+    four = _play_positions(5, 8, players=4)
+    assert four and all(frap_solve.solve(p) is not None for p in four)
