@@ -77,6 +77,11 @@ def test_labels_and_event_texts(lang):
     assert engine.describe_event(st, {"type": "trick", "winner": 0, "to": "swap", "number": 2,
                                       "cards": [[0, "KS"], [1, "2S"], [2, "3S"]]}, names, lang).startswith(
         {"en": "Olga wins the trick with K♠: a second trick", "ru": "Olga берёт вторую взятку подряд картой К♠"}[lang])
+    anywin = engine.new_match("frak_you", 3, {"pile": "any_win"})  # K9 (P): a swap not necessarily in a row
+    assert engine.describe_event(anywin, {"type": "trick", "winner": 0, "to": "swap", "number": 2,
+                                          "cards": [[0, "KS"], [1, "2S"], [2, "3S"]]}, names, lang) == {
+        "en": "Olga wins the trick with K♠: it takes the place of the trick in front of them, which goes into their hand",
+        "ru": "Olga берёт взятку картой К♠: она ложится на место прежней, а прежняя уходит в руку"}[lang]
 
 
 def test_view_generic_keys_and_play_labels():
