@@ -149,3 +149,60 @@ def test_odd_views_from_a_host_never_crash_the_screen():
         assert not [ch for ch in text if unicodedata.category(ch)[0] == "C" and ch != "\n"]
 
     check()
+
+
+def _drive(size, keys: list[str], mouse: bool = True):
+    """Run the real ClientApp on a pipe input and a VT100 output of ``size`` (columns, rows),
+    type ``keys`` one by one; return (actions sent, exceptions the event loop saw, quit called)."""
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from frapnet.tui.app import ClientApp
+
+    st = engine.new_match("frap", 4, {})
+    st, _ = engine.start_deal(st, engine.pack(st), dealer=3)
+    s = Screen()
+    s.set_view(engine.view(st, 0))  # seat 0 to bid: f, b, p, l are live keys
+
+    class Term(io.StringIO):
+        encoding = "utf-8"
+
+        def fileno(self):
+            raise io.UnsupportedOperation
+
+    out = Vt100_Output(Term(), lambda: Size(columns=size[0], rows=size[1]), term="xterm-256color")
+    sent, errors, left = [], [], []
+
+    async def drive():
+        asyncio.get_running_loop().set_exception_handler(lambda loop, ctx: errors.append(ctx))
+        with create_pipe_input() as inp:
+            ui = ClientApp(s, input=inp, output=out, mouse=mouse, send=sent.append, leave=lambda: left.append(1))
+            task = asyncio.ensure_future(ui.app.run_async(set_exception_handler=False))
+            await asyncio.sleep(0.2)
+            for k in keys:
+                inp.send_text(k)
+                await asyncio.sleep(0.15)
+            if not task.done():
+                ui.app.exit(result=0)
+            return await asyncio.wait_for(task, 5)
+
+    asyncio.run(drive())
+    return sent, errors, left
+
+
+def test_a_pasted_colour_code_is_not_a_mouse_click_and_draws_no_traceback():
+    """prompt_toolkit reads ``ESC [ 31 m`` as a mouse report and its handler raised ValueError (a
+    traceback drawn over the table, found by a newcomer pasting a colour code): now dropped; the
+    keys after it still work, and a real mouse report still reaches prompt_toolkit."""
+    sent, errors, _ = _drive((100, 30), ["\x1b[31m", "\x1b[<0;5;5M", "\x1b[96;14;13M", "p"])
+    assert errors == []
+    assert sent == [["pass"]]
+
+
+def test_a_terminal_smaller_than_80x24_takes_no_move_only_q():
+    """The too-small screen says only q works: f (frap) and p (pass) send nothing there, q leaves."""
+    sent, errors, left = _drive((60, 15), ["f", "p", "l"])
+    assert sent == [] and left == [] and errors == []
+    sent, errors, left = _drive((60, 15), ["q"])
+    assert sent == [] and left == [1]

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition, has_focus
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Float, FloatContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.containers import ConditionalContainer, DynamicContainer
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -33,7 +34,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
 from frapnet.net.protocol import MAX_CHAT
-from frapnet.tui import render
+from frapnet.tui import guard, render
 from frapnet.tui.i18n import translation
 from frapnet.tui.model import Screen
 from frapnet.tui.text import error_text, fit_lines
@@ -110,11 +111,7 @@ class ClientApp:
                  chat: Callable[[str], Any] = lambda t: None, leave: Callable[[], Any] = lambda: None,
                  rematch: Callable[[bool], Any] = lambda accept: None,
                  input=None, output=None, mouse: bool = True) -> None:
-        self.screen = screen
-        self.send = send
-        self.answer_rematch = rematch
-        self.chat = chat
-        self.leave = leave
+        self.screen, self.send, self.answer_rematch, self.chat, self.leave = screen, send, rematch, chat, leave
         self.quitting = False
         s = screen
 
@@ -200,6 +197,7 @@ class ClientApp:
     def _keys(self) -> KeyBindings:
         kb = KeyBindings()
         chatting = has_focus(self.chat_line)
+        kb.add(Keys.Vt100MouseEvent)(guard.mouse_event)  # a pasted colour code is not a mouse click
 
         for name in GAME_KEYS:
             ptk = _PTK_KEY.get(name, name)
@@ -222,6 +220,8 @@ class ClientApp:
 
     def press(self, key: str) -> None:
         """A key (or a click) for the screen model; carry out what it asks."""
+        if self.too_small():  # only q works there, as the screen says (no box could be seen)
+            return self.quit() if key in ("q", "c-c", "c-d") else None
         for intent in self.screen.press(key):
             kind = intent[0]
             if kind == "act":
