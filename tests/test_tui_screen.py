@@ -85,7 +85,13 @@ def test_pageup_scrolls_the_log_back_to_its_first_line_and_pagedown_returns():
     for _ in range(20):
         s.press("pageup")
     shown = text_of(render.log_window(s, 80, 6))
-    assert shown.startswith("line 0\n") and "newer lines" in shown
+    assert shown.startswith("line 0\n") and "↓ newer lines below: 55 — PgDn" in shown  # no "1 newer lines"
+    from frapnet.tui import i18n
+    ru = Screen(i18n.translation("ru").gettext, "ru")
+    for i in range(60):
+        ru.add_log("event", f"line {i}")
+    ru.press("pageup")
+    assert "ниже ещё строк: " in text_of(render.log_window(ru, 80, 6))  # no number to agree with ("3 строк")
     s.add_log("event", "line 60")  # new lines do not move a scrolled-back log
     assert text_of(render.log_window(s, 80, 6)).startswith("line 0\n")
     for _ in range(30):

@@ -376,7 +376,7 @@ def log_window(s: Screen, w: int, h: int) -> list:
     else:
         end = len(rows) - s.log_offset
         shown = rows[max(0, end - (h - 1)):end]
-        tail = [("class:log.more", pad(" " + _("↓ {n} newer lines — PgDn").format(n=s.log_offset), w))]
+        tail = [("class:log.more", pad(" " + _("↓ newer lines below: {n} — PgDn").format(n=s.log_offset), w))]
     out = []
     for st, text in shown:
         out += [(st, text), ("", "\n")]
