@@ -387,3 +387,49 @@ def test_client_refused_no_retry():
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
     main(sys.argv[1:])
+
+
+def test_a_port_that_accepts_and_never_answers_fails_the_join_in_words():
+    """A port that accepts the connection and never says anything (not a frapnet table): the join
+    used to wait at "connecting…" for ever (found by a newcomer); now it fails ``WELCOME_TIMEOUT``
+    (15) seconds after the hello with TimeoutError, said as "the host did not answer in time"
+    (English and Russian). A reconnect that gets no welcome is dropped and tried again. A port that
+    closes at once is said in words too, not as Twisted's "Connection was closed cleanly"."""
+    from twisted.internet import error
+    from twisted.python.failure import Failure
+
+    from frapnet.net import client as clientmod
+    from frapnet.net import wire
+    from frapnet.tui import i18n
+    from frapnet.tui.text import join_problem
+
+    assert clientmod.WELCOME_TIMEOUT == 15.0
+    reactor, c, got = _client()
+    failures = []
+    c.connect().addErrback(failures.append)
+    proto, tr = _accept(reactor)
+    assert _sent(tr)[0]["type"] == "hello"
+    reactor.advance(14.9)
+    assert failures == [] and got["status"] == ["connecting"]
+    reactor.advance(0.2)
+    assert len(failures) == 1 and failures[0].check(error.TimeoutError)
+    assert got["status"][-1] == "closed" and len(reactor.tcpClients) == 1  # no retry of a first join
+    assert join_problem(failures[0], str, "en") == "the host did not answer in time"
+    assert join_problem(failures[0], i18n.translation("ru").gettext, "ru") == "хост не ответил вовремя"
+    closed = Failure(error.ConnectionDone("Connection was closed cleanly."))
+    assert join_problem(closed, str, "en") == \
+        "the other side closed the connection without answering: is a frapnet table at that port?"
+    assert "стол frapnet" in join_problem(closed, i18n.translation("ru").gettext, "ru")
+
+    # seated, then the host comes back mute: that connection is dropped and the client dials again
+    reactor, c, got = _client()
+    c.connect()
+    proto, tr = _accept(reactor)
+    proto.dataReceived(wire.frame({"type": "welcome", "seat": 0, "token": "t"}))
+    reactor.advance(20)
+    assert got["status"] == ["connecting", "connected"]  # the welcome stopped the clock
+    tr.loseConnection()
+    reactor.advance(0.1)
+    proto2, tr2 = _accept(reactor)
+    reactor.advance(15.1)
+    assert tr2.disconnecting or not tr2.connected

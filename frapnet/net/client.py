@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from twisted.internet import defer, protocol as tprotocol
+from twisted.internet import defer, error, protocol as tprotocol
 from twisted.logger import Logger
 
 from frapnet.net import wire
@@ -45,6 +45,13 @@ log = Logger(namespace="frapnet.client")
 
 FATAL_CODES = frozenset(("version", "password", "bad_name", "no_table", "table_full", "seat_taken", "bad_token",
                          "timeout", "busy", "malformed", "too_large", "bad_message"))
+
+
+WELCOME_TIMEOUT = 15.0
+"""Seconds a connection waits for the host's ``welcome`` after its ``hello`` (a host gives a
+client 10 s to say hello): past it, a first join fails with ``twisted.internet.error.TimeoutError``
+("the host did not answer in time") — the port is not a frapnet table's, or the host hangs —
+and a reconnect is tried again."""
 
 
 class JoinError(Exception):
@@ -137,6 +144,7 @@ class TableClient:
         self._lost_at: float | None = None
         self._connector = None
         self._handshaking = False
+        self._hello_timer = None
         self._user_closed = False
 
     # --- public ------------------------------------------------------------------------------
@@ -226,12 +234,34 @@ class TableClient:
             hello["rematch"] = True
         self._handshaking = True
         proto.sendMessage(hello)
+        self._cancel_hello_timer()
+        self._hello_timer = self.reactor.callLater(WELCOME_TIMEOUT, self._no_welcome, proto)
+
+    def _no_welcome(self, proto) -> None:
+        """No ``welcome`` :data:`WELCOME_TIMEOUT` seconds after the ``hello``: a first join fails
+        (TimeoutError), a reconnect drops this connection and tries again."""
+        self._hello_timer = None
+        if proto is not self._proto or not self._handshaking:
+            return
+        if self.welcome is None:
+            self._done = True
+            d, self._connect_d = self._connect_d, None
+            if d is not None:
+                d.errback(error.TimeoutError(string=f"no welcome within {WELCOME_TIMEOUT:g} s"))
+        if proto.transport is not None:
+            proto.transport.abortConnection()
+
+    def _cancel_hello_timer(self) -> None:
+        timer, self._hello_timer = self._hello_timer, None
+        if timer is not None and timer.active():
+            timer.cancel()
 
     def _message(self, proto, msg: dict) -> None:
         kind = msg.get("type")
         if kind == "welcome":
             self.welcome = msg
             self._handshaking = False
+            self._cancel_hello_timer()
             self.seat = msg.get("seat")
             if msg.get("token"):
                 self.token = msg["token"]
@@ -308,6 +338,7 @@ class TableClient:
         if proto is not self._proto:
             return
         self._proto = None
+        self._cancel_hello_timer()
         if self._done or not self.reconnect or self.welcome is None:
             self._set_status("closed")
             d, self._connect_d = self._connect_d, None

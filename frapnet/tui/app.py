@@ -37,7 +37,7 @@ from frapnet.net.protocol import MAX_CHAT
 from frapnet.tui import guard, render
 from frapnet.tui.i18n import translation
 from frapnet.tui.model import Screen
-from frapnet.tui.text import error_text, fit_lines
+from frapnet.tui.text import error_text, fit_lines, join_problem  # noqa: F401 - join_problem: tests import it here
 
 GAME_KEYS = (list("abcdefghijklmnopqrstuvwxyz0123456789?./=!")
              + ["left", "right", "up", "down", "home", "end", "enter", "space", "escape", "f1", "f2", "f3", "tab",
@@ -436,30 +436,6 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
     if standings:  # on the restored terminal, after the full screen is gone
         print("\n\n".join(map(fit_lines, standings)), flush=True)
     return code if isinstance(code, int) else 0
-
-
-def join_problem(f, gettext, lang: str) -> str:
-    """Why joining failed (a Failure: the host's refusal, JoinError, or no connection), in
-    ``lang``: a refusal as the host says it in English, else by its code
-    (:func:`frapnet.tui.text.error_text`); a connection failure by its kind, in words."""
-    from twisted.internet import error
-
-    from frapnet.net.client import JoinError
-
-    if f.check(JoinError):  # the host's refusal: its own words in English
-        if lang == "en":
-            return f.getErrorMessage() or f.type.__name__
-        return error_text({"code": f.value.code, "message": f.value.message}, gettext, lang)
-    _ = gettext  # no connection: in words, not Twisted's ("Connection was refused by other side: 111: …")
-    if f.check(error.ConnectionRefusedError):
-        return _("nobody is listening at that address and port")
-    if f.check(error.DNSLookupError):
-        return _("no computer of that name was found")
-    if f.check(error.TimeoutError, error.TCPTimedOutError):
-        return _("the host did not answer in time")
-    if f.check(error.NoRouteError):
-        return _("there is no route to that address")
-    return _("the connection failed: {why}").format(why=f.getErrorMessage() or f.type.__name__)
 
 
 def _sleep(reactor, seconds: float):

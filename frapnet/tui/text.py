@@ -215,3 +215,29 @@ def fit_lines(text: str, columns: int | None = None) -> str:
         cells = max(20, columns - 1 - len(indent))
         out += [indent + (" " if i else "") + part for i, part in enumerate(wrap(body, cells, cells - 1))]
     return "\n".join(out)
+
+
+def join_problem(f, gettext, lang: str) -> str:
+    """Why joining failed (a Failure: the host's refusal, JoinError, or no connection), in
+    ``lang``: a refusal as the host says it in English, else by its code
+    (:func:`frapnet.tui.text.error_text`); a connection failure by its kind, in words."""
+    from twisted.internet import error
+
+    from frapnet.net.client import JoinError
+
+    if f.check(JoinError):  # the host's refusal: its own words in English
+        if lang == "en":
+            return f.getErrorMessage() or f.type.__name__
+        return error_text({"code": f.value.code, "message": f.value.message}, gettext, lang)
+    _ = gettext  # no connection: in words, not Twisted's ("Connection was refused by other side: 111: …")
+    if f.check(error.ConnectionRefusedError):
+        return _("nobody is listening at that address and port")
+    if f.check(error.DNSLookupError):
+        return _("no computer of that name was found")
+    if f.check(error.TimeoutError, error.TCPTimedOutError):
+        return _("the host did not answer in time")
+    if f.check(error.NoRouteError):
+        return _("there is no route to that address")
+    if f.check(error.ConnectionDone, error.ConnectionLost):  # a port that is not a frapnet table's
+        return _("the other side closed the connection without answering: is a frapnet table at that port?")
+    return _("the connection failed: {why}").format(why=f.getErrorMessage() or f.type.__name__)
