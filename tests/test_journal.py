@@ -678,3 +678,43 @@ def test_a_journal_written_before_taken_over_gets_the_column_and_older_rows_wait
     assert [s["taken_over"] for s in again.seats(table.journal.id)] == [False, False, False]
     t2, _, _ = _restart(tmp_path, table)
     assert [s.status for s in t2.seats] == ["reconnecting"] * 3
+
+
+def test_stats_and_export_on_an_empty_file_say_no_journal_and_leave_it_empty(tmp_path, capsys):
+    """`frapnet stats --db EMPTY` and `export --list --db EMPTY` read the journal read-only: the
+    zero-byte file stays zero bytes (it was turned into a 45 KB journal and "0 matches" printed)."""
+    from frapnet.cli import main
+
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    for argv in (["stats", "--db", str(empty)], ["export", "--list", "--db", str(empty)]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"frapnet {argv[0]}: --db: {empty}: no journal there (a host creates it: frapnet host --db FILE)\n"
+    assert empty.stat().st_size == 0 and sorted(os.listdir(tmp_path)) == ["empty.sqlite3"]
+
+
+def test_a_journal_read_by_stats_is_not_changed_even_one_an_older_frapnet_wrote(tmp_path):
+    """Read-only (``create=False``): a journal of an older frapnet is upgraded in memory only."""
+    table, factory, clock, db = journaled(tmp_path, players=3)
+    play_random(table, seat_all(factory, 3), clock, random.Random(4), 6)
+    table.finish("host stopping")
+    with db.db:
+        db.db.execute("ALTER TABLE seats DROP COLUMN taken_over")
+    db.close()
+    path = tmp_path / "j.sqlite3"
+    before = path.read_bytes()
+    ro = Journal(str(path), create=False)
+    assert [s["taken_over"] for s in ro.seats(table.journal.id)] == [False, False, False]
+    assert len(ro.matches()) == 1
+    ro.close()
+    assert path.read_bytes() == before
+
+
+def test_an_empty_file_given_to_a_host_as_its_journal_is_made_private(tmp_path):
+    """docs/hosting.md: the journal is 0600 (shuffle secrets, seat tokens) — an existing empty file too."""
+    path = tmp_path / "given.sqlite3"
+    path.write_bytes(b"")
+    path.chmod(0o644)
+    Journal(str(path)).close()
+    assert path.stat().st_mode & 0o777 == 0o600 and path.stat().st_size > 0

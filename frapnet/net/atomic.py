@@ -22,6 +22,17 @@ def alive(pid) -> bool:
     return True
 
 
+def writable(path: str) -> bool:
+    """Can this process write ``path`` and create files beside it (``-wal``, ``-shm``)?"""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not (os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)):
+        return False
+    try:
+        return not os.statvfs(folder).f_flag & os.ST_RDONLY
+    except OSError:
+        return True
+
+
 def write_atomically(path: str, text: str, private: bool = False) -> None:
     """``text`` into ``path`` via ``path.tmpPID``: written, fsync'd, renamed over ``path`` (mode 0600
     if ``private``); temporaries of dead processes beside it are removed first."""

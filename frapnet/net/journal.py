@@ -34,11 +34,12 @@ import json
 import os
 import sqlite3
 from typing import Iterable
+from urllib.parse import quote
 
 from twisted.logger import Logger
 
 from frapnet import engine, paths, record
-from frapnet.net.atomic import alive, write_atomically
+from frapnet.net.atomic import alive, writable, write_atomically
 from frapnet.net.protocol import MAX_TOKEN, clean_name
 
 log = Logger(namespace="frapnet.host")
@@ -118,15 +119,10 @@ def default_path() -> str:
     return str(paths.ensure_dir(paths.data_dir()) / JOURNAL_NAME)
 
 
-def _writable(path: str) -> bool:
-    """Can this process write ``path`` and create files beside it (``-wal``, ``-shm``)?"""
-    folder = os.path.dirname(os.path.abspath(path))
-    if not (os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)):
-        return False
-    try:
-        return not os.statvfs(folder).f_flag & os.ST_RDONLY
-    except OSError:
-        return True
+def _stale(db) -> bool:
+    """Was the journal open on ``db`` written by an older frapnet (schema 1, a column missing)?"""
+    return (db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() != (str(SCHEMA_VERSION),)
+            or any(c not in {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t, c, _ in _ADDED_COLUMNS))
 
 
 class JournalError(Exception):
@@ -215,29 +211,35 @@ class RecordFile(NullJournal):
 
 
 class Journal:
-    """The journal file ``path`` (if missing and ``create``: created, readable by its owner only).
-
-    Raises :class:`JournalError` if it cannot be opened, is missing (``create`` false) or is not
-    a frapnet journal."""
+    """The journal file ``path``: with ``create``, to write (made if missing or empty, mode 0600); else
+    read-only, never changed. :class:`JournalError` if it cannot be opened, is missing or empty
+    (``create`` false) or is not a frapnet journal."""
 
     def __init__(self, path: str, create: bool = True) -> None:
         self.path = str(path)
         self.db = None
         try:
-            if not os.path.exists(self.path):
+            if not os.path.exists(self.path) or not os.path.getsize(self.path):
                 if not create:
                     raise JournalError(f"{self.path}: no journal there (a host creates it: frapnet host --db FILE)")
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                os.chmod(self.path, 0o600)  # an empty file given as one: private too (shuffle secrets, tokens)
+            self.db = sqlite3.connect(self.path if create else f"file:{quote(os.path.abspath(self.path))}?mode=ro",
+                                      uri=not create, isolation_level=None, check_same_thread=False)
             self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
             names = {n for (n,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not names and not create:
+                raise JournalError(f"{self.path}: no journal there (an SQLite database with no tables)")
             if names and "meta" not in names:
                 raise JournalError(f"{self.path}: an SQLite database of something else, not a frapnet journal "
                                    f"(tables {', '.join(sorted(names)[:5])})")
-            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if not create and _stale(self.db):  # read-only, written by an older frapnet: upgraded in memory
+                self.db, disk = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False), self.db
+                disk.backup(self.db), disk.close()
+            mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0] if create else "wal"
             self.db.execute("PRAGMA synchronous = FULL")
             self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.executescript(_SCHEMA)
+            self.db.executescript(_SCHEMA if create or _stale(self.db) else "")
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -257,7 +259,7 @@ class Journal:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise JournalError(f"{self.path}: the journal is locked by another process ({exc})") from None
             if "readonly" in str(exc) or "unable to open" in str(exc):
-                if not _writable(self.path):
+                if not writable(self.path):
                     raise JournalError(f"{self.path}: cannot be written — a read-only file, folder or file system (a "
                                        f"journal writes FILE-wal and FILE-shm beside itself; {exc})") from None
             raise JournalError(f"{self.path}: not a frapnet journal ({exc})") from None
