@@ -40,6 +40,16 @@ def test_play_mistakes_are_named_even_with_output_piped(args, message):
     assert "needs a terminal" not in p.stderr and "rule record" not in p.stderr
 
 
+def test_play_refuses_a_record_file_in_a_missing_folder_before_the_table_starts(tmp_path):
+    """It started and only logged "cannot write the record" after deal 1; like `frapnet host`, it is
+    one line naming the path and why, exit 2, and nothing is written."""
+    missing = tmp_path / "no-such-dir"
+    p = frapnet("play", "--record", missing / "x.json", "--db", tmp_path / "j.sqlite3")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == f"frapnet play: --record {missing / 'x.json'}: no folder {missing}\n"
+    assert os.listdir(tmp_path) == []
+
+
 def test_play_says_needs_a_terminal_only_when_the_arguments_are_fine():
     p = frapnet("play", "--deals", "2", "--option", "ante=200")
     assert p.returncode == 2 and p.stderr == TERMINAL

@@ -86,6 +86,28 @@ def default_name() -> str:
         return "Player"
 
 
+def record_error(record: str) -> str | None:
+    """What is wrong with ``--record FILE`` (None if nothing), said before the table starts
+    (`frapnet host`, `play`): it must be a file this process can create or replace (probed by
+    creating and removing a temporary file beside it), in an existing folder."""
+    import os
+
+    path = os.path.abspath(record)
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        return f"--record {record}: is a directory, not a file"
+    if not os.path.isdir(folder):
+        return f"--record {record}: no folder {folder}"
+    probe = f"{path}.tmp{os.getpid()}"  # the name atomic.write_atomically uses
+    try:
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        os.remove(probe)
+    except OSError as exc:
+        return f"--record {record}: cannot write into {folder}: {exc.strerror}"
+    return None
+
+
 def name_error(name, flag: str = "--name", config_path=None) -> str | None:
     """What to say about a player name the host would not seat as typed (empty once cleaned, or
     over :data:`frapnet.net.protocol.MAX_NAME` characters: the rule of

@@ -114,19 +114,9 @@ def check_arguments(args) -> str | None:
         if not os.path.isdir(folder):
             return f"--db {db}: no folder {folder}"
     if args.record:
-        path = os.path.abspath(args.record)
-        folder = os.path.dirname(path)
-        if os.path.isdir(path):
-            return f"--record {args.record}: is a directory, not a file"
-        if not os.path.isdir(folder):
-            return f"--record {args.record}: no folder {folder}"
-        probe = f"{path}.tmp{os.getpid()}"  # the name atomic.write_atomically uses
-        try:
-            with open(probe, "w", encoding="utf-8"):
-                pass
-            os.remove(probe)
-        except OSError as exc:
-            return f"--record {args.record}: cannot write into {folder}: {exc.strerror}"
+        from frapnet.commands._options import record_error
+
+        return record_error(args.record)
     return None
 
 

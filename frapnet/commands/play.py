@@ -50,15 +50,18 @@ def host_config(args, name: str, options: dict, web: int | None = None):
 
 def check_arguments(args) -> str | None:
     """What is wrong with the non-rule arguments (None if nothing): ``--deals`` ≥ 1 when given;
-    ``--bot-delay``, ``--pause`` and ``--rematch`` finite and ≥ 0 seconds."""
+    ``--bot-delay``, ``--pause`` and ``--rematch`` finite and ≥ 0 seconds; ``--record`` a file
+    this process can write (:func:`frapnet.commands._options.record_error`)."""
     import math
+
+    from frapnet.commands._options import record_error
 
     if args.deals is not None and args.deals < 1:
         return f"--deals must be at least 1, not {args.deals}"
     for flag, value in (("--bot-delay", args.bot_delay), ("--pause", args.pause), ("--rematch", args.rematch)):
         if not math.isfinite(value) or value < 0:
             return f"{flag} must be a finite number of seconds ≥ 0, not {value}"
-    return None
+    return record_error(args.record) if args.record else None
 
 
 def run(args) -> int:
