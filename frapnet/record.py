@@ -54,13 +54,25 @@ def loads(text: str | bytes) -> dict:
         raise ReplayError("record", f"the record is larger than {MAX_RECORD_BYTES} bytes")
     try:
         obj = json.loads(text, parse_int=_parse_int)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:  # a binary file: its bytes are no text
+        raise ReplayError("record", "not a JSON text file (it is not UTF-8 text)") from None
+    except ValueError as exc:
         raise ReplayError("record", f"not valid JSON: {exc}") from None
     except RecursionError:
         raise ReplayError("record", "not valid JSON: nested too deeply") from None
     if not isinstance(obj, dict):
-        raise ReplayError("record", f"a record is a JSON object, not {type(obj).__name__}")
+        raise ReplayError("record", f"a record is a JSON object, not {json_kind(obj)}")
     return obj
+
+
+def json_kind(value) -> str:
+    """What a JSON value is, in words for a message: ``null``, ``true``, ``a list``, ``a number``,
+    ``text``, ``an object`` (never a Python type name)."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "text", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
 def stored_json(text, match_id: int, what: str):
@@ -137,7 +149,7 @@ def open_table(rec: dict, registry=None) -> engine.State:
     except RuleError as exc:
         raise ReplayError(exc.rule, exc.message) from None
     if not isinstance(options, dict):  # [], false, 0 are no table options either (never the defaults)
-        raise ReplayError("record", f"options must be a map of option names to values, not {type(options).__name__}")
+        raise ReplayError("record", f"options must be a map of option names to values, not {json_kind(options)}")
     return state
 
 

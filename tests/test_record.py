@@ -270,6 +270,34 @@ def test_replay_command_illegal_action_summary(tmp_path):
     assert p.stdout.startswith("illegal record in deal 1, action 1: rule F10:")
 
 
+@pytest.mark.parametrize("content, message", [
+    (b"null\n", "a record is a JSON object, not null"),
+    (b"[1, 2]\n", "a record is a JSON object, not a list"),
+    (b"42\n", "a record is a JSON object, not a number"),
+    (b'"a record"\n', "a record is a JSON object, not text"),
+    (b"\xbe\xef\x00\x01", "not a JSON text file (it is not UTF-8 text)"),
+    (b'{"format": "frapnet-record/1", "game": "frap", "players": 4, "options": [], "deals": []}',
+     "options must be a map of option names to values, not a list"),
+])
+def test_replay_says_what_a_file_that_is_no_record_holds_in_words(tmp_path, content, message):
+    """Not Python's names ("not NoneType", "not list") nor a codec error ("'utf-8' codec can't decode")."""
+    path = tmp_path / "r.json"
+    path.write_bytes(content)
+    p = frapnet(str(path))
+    assert p.returncode == 2 and p.stdout == f"bad record: {message}\n"
+
+
+def test_verify_says_a_missing_file_does_not_exist_not_that_it_does_not_replay(tmp_path):
+    missing = tmp_path / "nope.json"
+    p = subprocess.run([sys.executable, "-m", "frapnet", "verify", str(missing)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and p.stdout == "" and p.stderr == f"frapnet verify: no such file: {missing}\n"
+    p = subprocess.run([sys.executable, "-m", "frapnet", "verify", "--json", str(missing)], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and json.loads(p.stdout) == {"ok": False, "error": {"deal": None,
+                                                                                 "message": f"no such file: {missing}"}}
+
+
 def test_replay_command_missing_file(tmp_path):
     """Issue #10 item 10: a missing file is "no such file", not an "illegal record"."""
     missing = tmp_path / "nope.json"

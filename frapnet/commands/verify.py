@@ -21,7 +21,13 @@ def run(args) -> int:
         rec = record.loads(sys.stdin.buffer.read()) if args.file == "-" else record.load(args.file)
         checked = record.verify(rec, registry)
     except record.ReplayError as exc:  # not JSON, or not a record at all
-        err = record.VerifyError(exc.deal, f"the record does not replay: {record.describe(exc.rule, exc.message)}")
+        if exc.deal is None and exc.message.startswith(record.FILE_ERRORS):  # no such file: nothing checked
+            if not args.json:
+                print(f"frapnet verify: {exc.message}", file=sys.stderr)
+                return 2
+            err = record.VerifyError(None, exc.message)
+        else:
+            err = record.VerifyError(exc.deal, f"the record does not replay: {record.describe(exc.rule, exc.message)}")
     except record.VerifyError as exc:
         err = exc
     else:
