@@ -50,6 +50,18 @@ def test_play_refuses_a_record_file_in_a_missing_folder_before_the_table_starts(
     assert os.listdir(tmp_path) == []
 
 
+def test_host_play_without_a_terminal_is_refused_before_the_table_starts(tmp_path):
+    """It printed "Warning: Input is not a terminal (fd=0)." and "frapnet: EOFError" (exit 1) and left
+    a match in the journal; now `frapnet play`'s words, exit 2, and no match stored."""
+    db = tmp_path / "j.sqlite3"
+    p = frapnet("host", "--play", "--no-announce", "--bind", "127.0.0.1", "--port", "0", "--bots", "3",
+                "--deals", "1", "--db", db)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == TERMINAL.replace("frapnet play:", "frapnet host:")
+    e = frapnet("export", "--list", "--db", db)
+    assert e.returncode == 0 and e.stdout == ""
+
+
 def test_play_says_needs_a_terminal_only_when_the_arguments_are_fine():
     p = frapnet("play", "--deals", "2", "--option", "ante=200")
     assert p.returncode == 2 and p.stderr == TERMINAL

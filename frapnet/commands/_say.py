@@ -44,6 +44,16 @@ MISTAKES = Phrases((
 """The templates of the mistakes the two commands print (the gettext msgids)."""
 
 
+def needs_terminal(command: str, lang: str) -> int | None:
+    """Unless standard input and output are both a terminal (the screen client needs one):
+    print ``frapnet COMMAND: needs a terminal (…)`` in ``lang`` and return 2; else None
+    (`frapnet play`, `join`, `host --play`)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return None
+    return fail(command, "needs a terminal (standard input and output must be a terminal, not a file or a pipe)",
+                lang)
+
+
 def cli_lang(args) -> str:
     """The language the client runs in: ``args.lang`` (``--lang``, or the config file's once
     applied), else the environment's."""

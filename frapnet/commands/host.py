@@ -266,8 +266,10 @@ def run(args) -> int:
         return 2
 
     name = args.name or f"{args.game} at {socket.gethostname()}"
-    if args.play:
-        return _play(args, name, options, registry)
+    if args.play:  # the screen client needs a terminal: refused before the table starts, as `frapnet play`
+        from frapnet.commands._say import cli_lang, needs_terminal
+
+        return needs_terminal("host", cli_lang(args)) or _play(args, name, options, registry)
 
     from twisted.internet import asyncioreactor
     import asyncio

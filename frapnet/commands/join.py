@@ -19,11 +19,9 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    import sys
-
     from frapnet import config
     from frapnet.commands._options import default_name, name_error
-    from frapnet.commands._say import cli_lang, fail
+    from frapnet.commands._say import cli_lang, fail, needs_terminal
 
     try:  # your name and language from the config file, unless given here
         cfg = config.load()
@@ -34,9 +32,8 @@ def run(args) -> int:
     problem = name_error(args.name, "--name", cfg.path if "name" in from_cfg else None)  # the host's rule
     if problem:
         return fail("join", problem, lang)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return fail("join", "needs a terminal (standard input and output must be a terminal, not a file or a pipe)",
-                    lang)
+    if (refused := needs_terminal("join", lang)) is not None:
+        return refused
     from frapnet.commands._password import table_password
 
     name = args.name or default_name()

@@ -66,11 +66,10 @@ def check_arguments(args) -> str | None:
 
 def run(args) -> int:
     from frapnet.bots.levels import DEFAULT_LEVEL
-    import sys
 
     from frapnet import config
     from frapnet.commands._options import default_name, name_error, parse_options
-    from frapnet.commands._say import cli_lang, fail
+    from frapnet.commands._say import cli_lang, fail, needs_terminal
     from frapnet.errors import PluginError, RuleError
 
     # every mistake in the arguments and the config file first (exit 2), whatever the terminal;
@@ -105,9 +104,8 @@ def run(args) -> int:
     if db is None:
         return 2
     db.close()
-    if args.web is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return fail("play", "needs a terminal (standard input and output must be a terminal, not a file or a pipe)",
-                    lang)
+    if args.web is None and (refused := needs_terminal("play", lang)) is not None:
+        return refused
     name = args.name or default_name()
 
     if args.web is not None:
