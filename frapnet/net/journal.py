@@ -40,72 +40,10 @@ from twisted.logger import Logger
 
 from frapnet import engine, paths, record
 from frapnet.net.atomic import alive, writable, write_atomically
+from frapnet.net.journal_schema import ADDED_COLUMNS, SCHEMA, SCHEMA_VERSION, UPGRADE_FROM_1, in_memory, stale
 from frapnet.net.protocol import MAX_TOKEN, clean_name
 
 log = Logger(namespace="frapnet.host")
-
-SCHEMA_VERSION = 2
-_UPGRADE_FROM_1 = (("matches", "record_path", "TEXT"), ("matches", "series", "INTEGER NOT NULL DEFAULT 1"),
-                   ("deals", "shuffle", "TEXT"))
-"""Schema 1 (before shuffle proofs, record paths and rematch series) is upgraded in place."""
-_ADDED_COLUMNS = (("seats", "taken_over", "INTEGER NOT NULL DEFAULT 0"),)
-"""Columns added to schema 2 since, in place where missing (an older frapnet neither reads nor
-names them: its rows take the default)."""
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS matches (
-    id INTEGER PRIMARY KEY,
-    table_name TEXT NOT NULL,
-    game TEXT NOT NULL,
-    players INTEGER NOT NULL,
-    options TEXT NOT NULL,
-    house_rules TEXT NOT NULL,
-    resume_key TEXT NOT NULL,
-    started_at TEXT NOT NULL,
-    owner_pid INTEGER,
-    record_path TEXT,
-    series INTEGER NOT NULL DEFAULT 1,
-    finished_at TEXT,
-    reason TEXT,
-    result TEXT
-);
-CREATE INDEX IF NOT EXISTS matches_by_key ON matches (resume_key, finished_at);
-CREATE TABLE IF NOT EXISTS seats (
-    match INTEGER NOT NULL REFERENCES matches (id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT,
-    bot INTEGER NOT NULL,
-    taken_over INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (match, seat)
-);
-CREATE TABLE IF NOT EXISTS deals (
-    match INTEGER NOT NULL REFERENCES matches (id),
-    deal INTEGER NOT NULL,
-    dealer INTEGER NOT NULL,
-    deck TEXT NOT NULL,
-    shuffle TEXT,
-    PRIMARY KEY (match, deal)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    match INTEGER NOT NULL,
-    version INTEGER NOT NULL,
-    deal INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (match, version),
-    FOREIGN KEY (match, deal) REFERENCES deals (match, deal)
-);
-"""
-"""Seats and deals are numbered 0…; an action is keyed by the state version it made (the
-match's count of accepted actions and deals, so ordering by it is the order of play); ``options``, ``house_rules``, ``deck``, ``action``
-(``[seat, verb, argument?]``) and ``result`` are JSON text; times ISO 8601 UTC;
-``shuffle`` (the deal's proof, records.md) JSON text or NULL; ``finished_at`` is NULL while the
-match is unfinished; ``owner_pid`` is the host process playing it (NULL once it stopped);
-``record_path`` the absolute ``--record`` path (NULL: none); ``series`` 1, then 2, 3… for each
-rematch with the same seats (frapnet.net.rematch); a seat's ``taken_over`` is 1 while the host
-plays it for a person who left or did not come back within the grace period — free for anyone to
-take (docs/protocol.md ``leave``), after a restart too."""
-
 
 JOURNAL_NAME = "journal.sqlite3"
 BUSY_SECONDS = 3.0
@@ -117,12 +55,6 @@ def default_path() -> str:
     ``journal.sqlite3`` in the user's data folder (:func:`frapnet.paths.data_dir`, created
     with mode 0700 if missing; ``XDG_DATA_HOME`` moves it on Linux)."""
     return str(paths.ensure_dir(paths.data_dir()) / JOURNAL_NAME)
-
-
-def _stale(db) -> bool:
-    """Was the journal open on ``db`` written by an older frapnet (schema 1, a column missing)?"""
-    return (db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() != (str(SCHEMA_VERSION),)
-            or any(c not in {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t, c, _ in _ADDED_COLUMNS))
 
 
 class JournalError(Exception):
@@ -233,25 +165,24 @@ class Journal:
             if names and "meta" not in names:
                 raise JournalError(f"{self.path}: an SQLite database of something else, not a frapnet journal "
                                    f"(tables {', '.join(sorted(names)[:5])})")
-            if not create and _stale(self.db):  # read-only, written by an older frapnet: upgraded in memory
-                self.db, disk = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False), self.db
-                disk.backup(self.db), disk.close()
+            if not create and stale(self.db):  # read-only, written by an older frapnet: upgraded in memory
+                self.db = in_memory(self.db)
             mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0] if create else "wal"
             self.db.execute("PRAGMA synchronous = FULL")
             self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.executescript(_SCHEMA if create or _stale(self.db) else "")
+            self.db.executescript(SCHEMA if create or stale(self.db) else "")
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] == "1":
                 with self.db:
-                    for table, column, kind in _UPGRADE_FROM_1:
+                    for table, column, kind in UPGRADE_FROM_1:
                         if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
                             self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                     self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise JournalError(f"{self.path}: journal schema {row[0]}, this frapnet reads {SCHEMA_VERSION}")
-            for table, column, kind in _ADDED_COLUMNS:
+            for table, column, kind in ADDED_COLUMNS:
                 if column not in {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}:
                     self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         except sqlite3.DatabaseError as exc:
