@@ -48,6 +48,8 @@ def test_play_refuses_a_record_file_in_a_missing_folder_before_the_table_starts(
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr == f"frapnet play: --record {missing / 'x.json'}: no folder {missing}\n"
     assert os.listdir(tmp_path) == []
+    ru = frapnet("play", "--lang", "ru", "--record", tmp_path, "--db", tmp_path / "j.sqlite3")
+    assert ru.returncode == 2 and ru.stderr == f"frapnet play: --record {tmp_path}: это папка, а не файл\n"
 
 
 def test_host_play_without_a_terminal_is_refused_before_the_table_starts(tmp_path):

@@ -40,6 +40,10 @@ MISTAKES = Phrases((
     "cannot listen on 127.0.0.1:{port} for --web: {why}",
     "--option {item}: expected KEY=VALUE",
     "--option {item}: given twice; give each option once",
+    # frapnet/commands/_options.py record_error
+    "--record {record}: is a directory, not a file",
+    "--record {record}: no folder {folder}",
+    "--record {record}: cannot write into {folder}: {why}",
 ))
 """The templates of the mistakes the two commands print (the gettext msgids)."""
 
