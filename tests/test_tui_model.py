@@ -159,8 +159,14 @@ def test_F16_blind_frapper_takes_the_turn_up_by_choosing_it_on_the_hand_row():
     assert verbs == ["take_trump", "buy"] and s.mode == "take_trump"
     # the turn-up is on the row after the hand, and may be chosen (discarding the turn-up itself)
     assert s.row() == ["AS", "KH", "7H", "8C", "7D"]
+    # one key must not throw the turn-up away for a player who meant to take it (a newcomer did):
+    # its key first moves the cursor there and says what a second press does
+    assert s.press("5") == [] and s.cursor == 4
+    assert s.message == "7♦ is not in your hand: press 5 again (or Enter) to choose it — Take the turn-up, discard 7♦."
     assert s.press("5") == [("act", ["take_trump", "7D"])]
-    assert s.press("2") == [("act", ["take_trump", "KH"])]
+    s.cursor = 0
+    assert s.press("5") == [] and s.press("enter") == [("act", ["take_trump", "7D"])]
+    assert s.press("2") == [("act", ["take_trump", "KH"])]  # a card of the hand: at once, as before
     # [u] switches the hand to buying
     assert s.press("u") == [] and s.mode == "buy" and s.row() == s.hand
     assert "[t] Take the turn-up, discard…" in text_of(render.actions(s, 100))

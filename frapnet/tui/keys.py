@@ -148,11 +148,11 @@ class KeysMixin:
             return self._choose(i)
         if key in DIGIT_KEYS and len(key) == 1:
             i = DIGIT_KEYS.index(key)
-            return self._choose(i) if i < len(row) else []
+            return self._choose(i, key) if i < len(row) else []
         extra = self.extra_card_keys()
         if len(key) == 1 and key in extra:
             i = 10 + extra.index(key)
-            return self._choose(i) if i < len(row) else []
+            return self._choose(i, key) if i < len(row) else []
         if key in ("left", "right", "home", "end"):
             if row:
                 step = {"left": -1, "right": 1}.get(key)
@@ -197,13 +197,23 @@ class KeysMixin:
         extra = self.extra_card_keys()
         return extra[i - len(DIGIT_KEYS)] if i - len(DIGIT_KEYS) < len(extra) else ""
 
-    def _choose(self, i: int) -> list[tuple]:
-        """Play/choose (card group) or toggle (cards group) the card at row position ``i``."""
+    def _choose(self, i: int, key: str = "") -> list[tuple]:
+        """Play/choose (card group) or toggle (cards group) the card at row position ``i``. A
+        card not in the hand (Frap F16: taking the turn-up and discarding the turn-up itself) is
+        chosen by its ``key`` only when pressed a second time (or by Enter on it): the first press
+        moves the cursor there and says what it would do — one key must not throw the top trump
+        away for a player who meant to take it."""
         row = self.row()
         g = self.active_group
         if g is None or not 0 <= i < len(row):
             return []
         card = row[i]
+        if key and g.kind == "card" and card not in (self.hand or []) and self.cursor != i and self.choosable(i):
+            self.cursor = i
+            self.message = self._("{card} is not in your hand: press {key} again (or Enter) to choose it — "
+                                  "{what}.").format(card=card_face(card, self.lang), key=key,
+                                                     what=next((lab for a, lab in g.actions if a[1] == card), ""))
+            return []
         if g.kind == "cards" or self.choosable(i):
             self.cursor = i  # the cursor follows a chosen card (not a refused one)
         if not self.choosable(i):
