@@ -113,7 +113,11 @@ def test_a_connection_closed_for_good_without_a_closing_offers_no_action():
     A new connection to the table (the saved seat refused, a new seat taken) brings actions back."""
     s = my_turn_with_a_clock()
     s.set_status("reconnecting")
-    assert " Your turn · turn clock 20 s" in lines(screen_text(s))  # still the player's turn meanwhile
+    # still the player's turn meanwhile, but no clock runs for a seat without a connection (its
+    # grace period does: takeover.turn_clock), and a key that would act says why nothing happens
+    assert " Your turn" in lines(screen_text(s)) and "turn clock" not in screen_text(s)
+    assert s.press("l") == [] and lines(screen_text(s))[-2] == \
+        " The connection is lost — reconnecting…; you can play again once the table is back."
     s.set_status("closed")
     shown = lines(screen_text(s))
     assert shown[7] == " The connection is closed." and "turn clock" not in "\n".join(shown)
@@ -317,3 +321,17 @@ def test_a_box_that_nearly_fills_the_terminal_fills_it_edge_to_edge():
     assert render.box_width([("", "x" * 73)], 80) is None
     assert render.box_width([("", "ж" * 40)], 80) is None
     assert render.box_width(render.help_screen(my_turn_with_a_clock(), 24, 80), 80) == 80
+
+
+def test_the_way_back_after_host_play_stopped_names_the_same_command_not_join():
+    """`frapnet host --play` runs the host in the client's process: when it stops with the match
+    unfinished (closing's ``resumable``), the way back is the same command, not "the same join
+    command" (a newcomer had run no join); a joined client's stays as it was."""
+    for local, want in ((True, "The table stopped; the match is not over. Run the same command again to go on with it."),
+                        (False, "The host stopped; the match is not over. Once the host is back, run the same join "
+                                "command again to take your seat back.")):
+        s = my_turn_with_a_clock()
+        s.local = local
+        s.set_closing({"reason": "host stopping", "resumable": True,
+                       "result": {"balances": [-100, -100, -100, -100], "pot": 400}})
+        assert s.exit_standings()[-1] == want

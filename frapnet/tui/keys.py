@@ -121,6 +121,9 @@ class KeysMixin:
         if self.ended:  # the connection is over: no key acts, and the screen says why
             self.message = self.ended_message()
             return []
+        if self.status == "reconnecting" and key not in ("left", "right", "home", "end"):  # nothing would reach the host
+            self.message = self._("The connection is lost — reconnecting…; you can play again once the table is back.")
+            return []
         self.message = ""
         row = self.row()
         g = self.active_group

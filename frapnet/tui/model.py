@@ -327,7 +327,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
         ``deadlines``, counted down from the view's arrival; 0 once run out), or None where no
         clock runs (docs/protocol.md ``deadlines``)."""
         d = (self.view or {}).get("deadlines")
-        if self.ended:  # nobody's clock runs for this screen any more
+        if self.ended or self.status == "reconnecting":  # none runs for this screen (a dropped seat has its grace)
             return None
         if not isinstance(d, list) or not isinstance(seat, int) or not 0 <= seat < len(d):
             return None

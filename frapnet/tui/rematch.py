@@ -17,7 +17,7 @@ import re
 
 from frapnet.net import amounts
 from frapnet.net.protocol import REPLACED, closing_code
-from frapnet.tui.text import HOST_STOPPED, HOST_STOPPED_WATCHING, SEAT_TAKEN_OVER, cut, fmt_amount, safe_text
+from frapnet.tui.text import HOST_STOPPED, HOST_STOPPED_HERE, HOST_STOPPED_WATCHING, SEAT_TAKEN_OVER, cut, fmt_amount, safe_text
 
 REMATCH_KEYS = {"r": True, "n": False}
 
@@ -72,7 +72,10 @@ class RematchMixin:
 
     def way_back(self) -> str:
         """How to come back once the host that stopped resumes the match: the same join command —
-        to take the seat back, or, for a spectator, to watch on."""
+        to take the seat back, or, for a spectator, to watch on; the same command, where the host
+        ran in this process (`frapnet host --play`)."""
+        if getattr(self, "local", False):
+            return self._(HOST_STOPPED_HERE)
         return self._(HOST_STOPPED_WATCHING if self.watching else HOST_STOPPED)
 
     def exit_standings(self) -> list[str]:

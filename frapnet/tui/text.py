@@ -146,6 +146,8 @@ HOST_STOPPED = ("The host stopped; the match is not over. Once the host is back,
                 "again to take your seat back.")
 HOST_STOPPED_WATCHING = ("The host stopped; the match is not over. Once the host is back, run the same join command "
                          "again to watch on.")  # (a spectator has no seat to take back)
+HOST_STOPPED_HERE = "The table stopped; the match is not over. Run the same command again to go on with it."
+# (`frapnet host --play`: the host ran in this very process, and its command resumes the match)
 # said when another connection took this seat with its token (closing's code "replaced"): the
 # player's own other terminal or window, most often (a second `frapnet join` under the same name)
 SEAT_TAKEN_OVER = ("This seat was taken over by another connection with its token (another terminal or window, "
