@@ -506,3 +506,16 @@ def test_L10_la_krap_declarations_are_named_in_russian_ranks():
                 assert all(re.fullmatch(r"(K[♠♥♦♣]Q[♠♥♦♣] ?)+", row[1]) for row in en if row[1]), en
                 return
     pytest.fail("no declaration in 40 random deals")
+
+
+def test_a_match_before_a_rematch_keeps_its_pot_left_over_in_its_standings():
+    """A newcomer saw "800 is left in the pot, unplayed." after a match ended with n, but not for
+    match 1 of a rematch: the offer carries the result (docs/protocol.md rematch_offer), and its
+    pot now goes into that match's standings; match 2 starts with none."""
+    s, st = _frap_deals(1, deals_limit=1)
+    s.set_rematch({"type": "rematch_offer", "result": {"deals": 1, "match_over": False, "balances": st.balances,
+                                                       "pot": 800}, "seconds": 60.0, "waiting": [0], "match": 2})
+    s.press("r")
+    s.set_rematch({"type": "rematch_start", "match": 2})
+    assert s.past_standings[0].endswith("\n 800 is left in the pot, unplayed."), s.past_standings
+    assert s.final_report is None and s.unplayed_sentence() == ""

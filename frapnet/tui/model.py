@@ -188,7 +188,7 @@ class Screen(KeysMixin, ScoresMixin, RematchMixin):
     def _new_match(self) -> None:
         """A new match at the same table (a rematch): a fresh score sheet and settlements."""
         self._bases, self._settled, self.scores, self._sheet_seen = {}, set(), {}, None
-        self.settlement, self.final_result, self.pending_scores = None, None, False
+        self.settlement, self.final_result, self.final_report, self.pending_scores = None, None, None, False
         self._turn_up_seen = set()
         self.rematch = None
         if self.overlay in ("settlement", "scores"):

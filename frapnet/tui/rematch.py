@@ -54,6 +54,8 @@ class RematchMixin:
         secs = msg.get("seconds")
         secs = int(secs) if isinstance(secs, (int, float)) and not isinstance(secs, bool) and 0 < secs < 1e6 else 0
         waiting = msg.get("waiting") if isinstance(msg.get("waiting"), list) else []
+        if isinstance(msg.get("result"), dict):  # the match's result: its pot left over, for its standings
+            self.final_report = msg["result"]
         asked = self.seat is not None and self.seat in waiting
         self.rematch = {"seconds": secs, "match": msg.get("match"), "asked": asked, "answer": None}
         if self.scores:  # the match's end: its score sheet, the question below it
