@@ -61,8 +61,8 @@ def test_labels_and_event_texts(lang):
     st, _ = engine.start_deal(st, FULL, 0)
     v = engine.view(st, 1, lang)
     label = v["actions"][0]["label"]
-    assert label == ("Pass" if lang == "en" else "Передать") + " " + " ".join(
-        c[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[c[-1]] for c in v["actions"][0]["action"][1])
+    assert v["actions"][0]["action"][1] == ["2S", "5S", "8S"]
+    assert label == ("Pass" if lang == "en" else "Передать") + " 8♠ 5♠ 2♠"  # as the hand shows them: high first
     assert v["phase_label"] == {"en": "passing three cards", "ru": "передача трёх карт"}[lang]
     names = ["Olga", "Ivan", "Pyotr"]
     _, events = _random_match(5, players=3, options={"first_lead": "two_of_clubs", "loss_limit": 1}, deals=1)
