@@ -234,3 +234,49 @@ def test_level_help_names_expert_time_as_the_command_can_set_it(command, think):
     assert f"expert: searches sampled deals to the end for the best mean result ({budget} a move) (default)" in text
     assert ("--think SECONDS expert: wall-time budget per decision (default 0.4)" in text) is think
     assert ("--think" in text) is think
+
+
+# --- an address or port the host cannot use, an interface this machine has not -----------------
+
+def test_host_says_a_bind_address_not_of_this_machine_and_a_port_in_use_in_words(tmp_path):
+    """They printed the operating system's "[Errno -2] Name or service not known" and "[Errno 98]
+    Address already in use" (exit 1); now the option and value in words, exit 2."""
+    p = frapnet("host", "--no-announce", "--bind", "999.1.1.1", "--db", tmp_path / "j.sqlite3")
+    assert (p.returncode, p.stderr.splitlines()[-1:]) == (2, [
+        "frapnet host: --bind 999.1.1.1: not an address of this machine (give one of its addresses, or 0.0.0.0 "
+        "for every interface)"]), p.stderr
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    try:
+        p = frapnet("host", "--no-announce", "--bind", "127.0.0.1", "--port", port, "--db", tmp_path / "k.sqlite3")
+        w = frapnet("host", "--no-announce", "--bind", "127.0.0.1", "--port", 0, "--web", port,
+                    "--db", tmp_path / "w.sqlite3")
+    finally:
+        busy.close()
+    assert (p.returncode, p.stderr.splitlines()[-1:]) == (2, [
+        f"frapnet host: port {port} is already in use (another host? choose another with --port)"]), p.stderr
+    assert (w.returncode, w.stderr.splitlines()[-1:]) == (2, [
+        f"frapnet host: port {port} is already in use (another host? choose another with --web)"]), w.stderr
+
+
+def test_tables_and_bot_say_an_interface_address_this_machine_has_not():
+    """`frapnet tables --interface 1.2.3.4` printed "[Errno 19] No such device" (exit 1). Run in a
+    network namespace of its own (loopback only): nothing is announced or browsed on a real LAN."""
+    script = ("ip link set lo up; for c in tables bot; do "
+              f"{sys.executable} -m frapnet $c $([ $c = bot ] && echo Kitchen) --interface 1.2.3.4 --timeout 0.5; "
+              "echo rc=$?; done")
+    try:
+        p = subprocess.run(["unshare", "-rn", "sh", "-c", script], capture_output=True, text=True, env=ENV,
+                           stdin=subprocess.DEVNULL, timeout=60)
+    except FileNotFoundError:
+        pytest.skip("no unshare")
+    if "unshare:" in p.stderr:
+        pytest.skip(f"cannot make a network namespace: {p.stderr.strip()}")
+    assert p.stdout == "rc=2\nrc=2\n"
+    assert p.stderr == ("frapnet tables: --interface 1.2.3.4: no interface of this machine has that address\n"
+                        "frapnet bot: --interface 1.2.3.4: no interface of this machine has that address\n")
+    from frapnet.commands._say import say
+    assert say("--interface 1.2.3.4: no interface of this machine has that address", "ru") == \
+        "--interface 1.2.3.4: ни у одного интерфейса этой машины нет такого адреса"

@@ -33,6 +33,7 @@ MISTAKES = Phrases((
     "several tables match {name}: {where}; join one by HOST:PORT",
     "port must be 1…65535, not {port} (in {target})",
     "--interface wants a local IPv4 address, not {address}",
+    "--interface {address}: no interface of this machine has that address",
     # frapnet/commands/play.py, frapnet/commands/_options.py parse_options
     "--deals must be at least 1, not {n}",
     "{flag} must be a finite number of seconds ≥ 0, not {value}",

@@ -301,7 +301,7 @@ def run(args) -> int:
             handle = start_host(reactor, host_config(args, name, options), registry=registry)
         except CannotListenError as exc:
             print(f"frapnet host: {cannot_listen(args, exc)}", file=sys.stderr)
-            status["code"] = 1
+            status["code"] = listen_status(exc)
             return
         except JournalError as exc:
             print(f"frapnet host: --db: {exc}", file=sys.stderr)
@@ -329,9 +329,33 @@ def run(args) -> int:
 
 
 def cannot_listen(args, exc) -> str:
-    """The message for a port that cannot be opened (the table's ``--port`` or ``--web``)."""
-    which = " (--web)" if args.web is not None and exc.port == args.web and args.web != args.port else ""
-    return f"cannot listen on {args.bind}:{exc.port}{which}: {exc.socketError}"
+    """The message for a port that cannot be opened (the table's ``--port`` or ``--web``): in
+    words for a ``--bind`` that is no address of this machine and a port already in use, else
+    the operating system's."""
+    import errno
+    import socket
+
+    web = args.web is not None and exc.port == args.web and args.web != args.port
+    why = exc.socketError
+    if isinstance(why, socket.gaierror) or getattr(why, "errno", None) == errno.EADDRNOTAVAIL:
+        return (f"--bind {args.bind}: not an address of this machine "
+                f"(give one of its addresses, or 0.0.0.0 for every interface)")
+    if getattr(why, "errno", None) == errno.EADDRINUSE:
+        flag = "--web" if web else "--port"
+        return f"port {exc.port} is already in use (another host? choose another with {flag})"
+    return f"cannot listen on {args.bind}:{exc.port}{' (--web)' if web else ''}: {why}"
+
+
+def listen_status(exc) -> int:
+    """The exit status for :func:`cannot_listen`: 2 for a ``--bind`` or port to choose again
+    (no address of this machine, in use), 1 otherwise."""
+    import errno
+    import socket
+
+    why = exc.socketError
+    if isinstance(why, socket.gaierror) or getattr(why, "errno", None) in (errno.EADDRNOTAVAIL, errno.EADDRINUSE):
+        return 2
+    return 1
 
 
 def _say_resumed(handle, name: str) -> None:
@@ -375,7 +399,7 @@ def _play(args, name: str, options: dict, registry) -> int:
             hosted["handle"] = handle = start_host(reactor, host_config(args, name, options), registry=registry)
         except CannotListenError as exc:
             print(f"frapnet host: {cannot_listen(args, exc)}", file=sys.stderr)
-            return 1
+            return listen_status(exc)
         except JournalError as exc:
             print(f"frapnet host: --db: {exc}", file=sys.stderr)
             return 2

@@ -101,6 +101,17 @@ def _check_interfaces(interfaces: Iterable[str] | None) -> list[str] | None:
     return out
 
 
+def _check_local(interfaces: list[str] | None) -> None:
+    """Raise ValueError naming the first of ``interfaces`` that no interface of this machine has
+    (zeroconf's own error for it is "[Errno 19] No such device")."""
+    import ifaddr
+
+    mine = {ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips if ip.is_IPv4}
+    for a in interfaces or ():
+        if a not in mine:
+            raise ValueError(f"--interface {a}: no interface of this machine has that address")
+
+
 def _local_ipv4() -> list[str]:
     """Every non-loopback IPv4 address of this machine (ifaddr, zeroconf's own dependency)."""
     import ifaddr
@@ -283,7 +294,11 @@ async def browse_async(timeout: float = 2.0, interfaces: Iterable[str] | None = 
     from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
     ifaces = _check_interfaces(interfaces)
-    aiozc = AsyncZeroconf(**_zc_kwargs(ifaces))
+    try:
+        aiozc = AsyncZeroconf(**_zc_kwargs(ifaces))
+    except OSError:
+        _check_local(ifaces)
+        raise
     found: dict[str, asyncio.Task] = {}
     loop = asyncio.get_running_loop()
 
