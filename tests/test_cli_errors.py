@@ -280,3 +280,42 @@ def test_tables_and_bot_say_an_interface_address_this_machine_has_not():
     from frapnet.commands._say import say
     assert say("--interface 1.2.3.4: no interface of this machine has that address", "ru") == \
         "--interface 1.2.3.4: ни у одного интерфейса этой машины нет такого адреса"
+
+
+# --- `frapnet join` past its terminal check: run with a terminal (a pty), failing before the screen ---
+
+def in_terminal(*args, timeout=60, env=None):
+    """``frapnet ARGS`` with standard input and output a terminal (a pty), standard error piped:
+    the mistakes `frapnet join` finds once it has its terminal, before its screen opens."""
+    import pty
+
+    main, child = pty.openpty()
+    try:
+        return subprocess.run([*FRAPNET, *map(str, args)], stdin=child, stdout=child, stderr=subprocess.PIPE,
+                              text=True, env=env or ENV, timeout=timeout)
+    finally:
+        os.close(child)
+        os.close(main)
+
+
+@pytest.mark.parametrize("target, port", [("127.0.0.1:-5", "-5"), ("127.0.0.1:abc", "abc"), ("localhost:", "''"),
+                                          ("notahost:+80", "+80"), ("notahost:abc", "abc")])
+def test_join_and_bot_say_the_port_of_a_host_port_target_is_wrong(target, port):
+    """"127.0.0.1:-5" and "notahost:abc" were looked for as table names ("no table called
+    '127.0.0.1:-5' on the LAN"). An address, or a number after the colon, is HOST:PORT at once; a
+    name with a colon is looked for first (a table name may have one: docs/hosting.md), and only
+    when no table has it is its port the mistake."""
+    look = ["--interface", "127.0.0.1", "--timeout", "0.3"]  # browsing: loopback only
+    message = f"port must be 1…65535, not {port} (in {target!r})"
+    j = in_terminal("join", target, *look)
+    assert (j.returncode, j.stderr) == (2, f"frapnet join: {message}\n")
+    b = frapnet("bot", target, *look)
+    assert (b.returncode, b.stderr) == (2, f"frapnet bot: {message}\n")
+
+
+def test_a_table_name_with_a_colon_is_still_looked_for_by_name():
+    from frapnet.net import discovery
+
+    assert discovery.parse_hostport("Bar:Open") is None and discovery.parse_hostport("Friday Frap:1") is None
+    found = discovery.Table("Bar:Open", "127.0.0.1", 7070, {}, ["127.0.0.1"])
+    assert discovery.find_table([found], "Bar:Open") is found

@@ -357,6 +357,8 @@ def browse(timeout: float = 2.0, interfaces: Iterable[str] | None = None) -> lis
 # --- resolving ------------------------------------------------------------------------------
 
 _HOSTPORT = re.compile(r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[^\s:\[\]]+)):(?P<port>\d{1,5})$")
+# what looks like HOST:PORT with a port that is none: its PORT any text but a colon
+_HOSTANY = re.compile(r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[^\s:\[\]]+)):(?P<port>[^:]*)$")
 
 
 DEFAULT_PORT = 7777  # `frapnet host`'s default --port
@@ -366,7 +368,8 @@ def parse_hostport(target: str) -> tuple[str, int] | None:
     """``"HOST:PORT"`` (or ``"[v6]:PORT"``) → ``(host, port)``; an IP address or ``localhost``
     without a port (``"127.0.0.1"``, ``"::1"``, ``"[::1]"``) → ``(host, DEFAULT_PORT)``; None if
     ``target`` is neither (then it is a table name). Raises ValueError for a port outside
-    1…65535."""
+    1…65535, and for an address (IP or ``localhost``) or a HOST:NUMBER with a port that is none
+    (``"127.0.0.1:-5"``, ``"127.0.0.1:abc"``, ``"h:+80"``)."""
     import ipaddress
 
     if not isinstance(target, str):
@@ -381,11 +384,24 @@ def parse_hostport(target: str) -> tuple[str, int] | None:
         return ("localhost", DEFAULT_PORT)
     m = _HOSTPORT.match(t)
     if not m:
+        m = _HOSTANY.match(t)  # "127.0.0.1:-5", "h:+80", "h:99999": an address with a port that is none
+        if m and (_is_address(m.group("v6") or m.group("host")) or re.fullmatch(r"[+-]?\d+", m.group("port"))):
+            raise ValueError(f"port must be 1…65535, not {m.group('port') or repr('')} (in {target!r})")
         return None
     port = int(m.group("port"))
     if not 0 < port < 65536:
         raise ValueError(f"port must be 1…65535, not {port} (in {target!r})")
     return (m.group("v6") or m.group("host"), port)
+
+
+def _is_address(host: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host.casefold() == "localhost"
+    return True
 
 
 def find_table(tables: list[Table], name: str) -> Table:
@@ -407,10 +423,17 @@ def find_table(tables: list[Table], name: str) -> Table:
 def resolve(target: str, timeout: float = 2.0, interfaces: Iterable[str] | None = None) -> tuple[str, int]:
     """``target`` as ``(host, port)``: ``"HOST:PORT"`` as given, an IP address alone on the
     default port (:func:`parse_hostport`), else the table NAME found by browsing for ``timeout``
-    seconds (blocking; see :func:`find_table`). Raises ValueError for a bad port,
+    seconds (blocking; see :func:`find_table`). Raises ValueError for a bad port (also for a
+    name no table has that reads as HOST:PORT, ``"host:abc"``: a table name may have a colon),
     DiscoveryError if the name is not found."""
     hp = parse_hostport(target)
     if hp is not None:
         return hp
-    t = find_table(browse(timeout, interfaces), target)
+    try:
+        t = find_table(browse(timeout, interfaces), target)
+    except DiscoveryError:
+        m = _HOSTANY.match(target.strip()) if isinstance(target, str) else None
+        if m:  # no table of that name, and it reads as HOST:PORT ("notahost:abc"): the port is the mistake
+            raise ValueError(f"port must be 1…65535, not {m.group('port') or repr('')} (in {target!r})") from None
+        raise
     return (t.address, t.port)
