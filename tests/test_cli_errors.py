@@ -319,3 +319,17 @@ def test_a_table_name_with_a_colon_is_still_looked_for_by_name():
     assert discovery.parse_hostport("Bar:Open") is None and discovery.parse_hostport("Friday Frap:1") is None
     found = discovery.Table("Bar:Open", "127.0.0.1", 7070, {}, ["127.0.0.1"])
     assert discovery.find_table([found], "Bar:Open") is found
+
+
+@pytest.mark.parametrize("value, shown", [("-2", "-2.0"), ("0", "0.0"), ("nan", "nan"), ("1e400", "inf"),
+                                          ("61", "61.0")])
+def test_join_and_bot_refuse_a_timeout_as_tables_does(value, shown):
+    """`frapnet join --timeout -2` / `nan` were taken silently, and `1e400` waited for ever, while
+    `frapnet tables --timeout -1` is refused: the same rule and words for all three, exit 2."""
+    message = f"--timeout must be more than 0 and at most 60 seconds, not {shown}\n"
+    for command in ("tables", "join", "bot"):
+        p = frapnet(command, *(["Kitchen"] if command != "tables" else []), "--timeout", value)
+        assert (p.returncode, p.stderr) == (2, f"frapnet {command}: {message}")
+    ru = frapnet("join", "Kitchen", "--timeout", value, "--lang", "ru")
+    assert (ru.returncode, ru.stderr) == (2, f"frapnet join: --timeout: нужно больше 0 и не больше 60 секунд, "
+                                             f"а не {shown}\n")

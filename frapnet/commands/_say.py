@@ -33,6 +33,7 @@ MISTAKES = Phrases((
     "several tables match {name}: {where}; join one by HOST:PORT",
     "port must be 1…65535, not {port} (in {target})",
     "--interface wants a local IPv4 address, not {address}",
+    "--timeout must be more than 0 and at most 60 seconds, not {value}",
     "--interface {address}: no interface of this machine has that address",
     # frapnet/commands/play.py, frapnet/commands/_options.py parse_options
     "--deals must be at least 1, not {n}",

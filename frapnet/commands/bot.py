@@ -75,7 +75,7 @@ def run(args) -> int:
         print(f"frapnet bot: --delay must be 0 or more seconds, not {args.delay}", file=sys.stderr)
         return 2
     from frapnet.commands._options import check_search_arguments, name_error
-    problem = check_search_arguments(args) or name_error(args.name)
+    problem = check_search_arguments(args) or name_error(args.name) or discovery.timeout_problem(args.timeout)
     if problem:
         print(f"frapnet bot: {problem}", file=sys.stderr)
         return 2

@@ -29,7 +29,10 @@ def run(args) -> int:
     except config.ConfigError as exc:  # said in --lang's language, else the environment's
         return fail("join", f"bad config file {exc}", cli_lang(args))
     lang = cli_lang(args)  # --lang, else the config file's language, else the environment's
-    problem = name_error(args.name, "--name", cfg.path if "name" in from_cfg else None)  # the host's rule
+    from frapnet.net.discovery import timeout_problem
+
+    problem = (name_error(args.name, "--name", cfg.path if "name" in from_cfg else None)  # the host's rule
+               or timeout_problem(args.timeout))
     if problem:
         return fail("join", problem, lang)
     if (refused := needs_terminal("join", lang)) is not None:

@@ -27,9 +27,8 @@ def run(args) -> int:
 
     from frapnet.net import discovery
 
-    if not 0 < args.timeout <= 60:
-        print(f"frapnet tables: --timeout must be more than 0 and at most 60 seconds, not {args.timeout}",
-              file=sys.stderr)
+    if problem := discovery.timeout_problem(args.timeout):
+        print(f"frapnet tables: {problem}", file=sys.stderr)
         return 2
     try:
         tables = discovery.browse(args.timeout, args.interface)

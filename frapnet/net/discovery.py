@@ -85,6 +85,14 @@ def check_table_name(name: str) -> str:
     return name
 
 
+def timeout_problem(timeout: float) -> str | None:
+    """What is wrong with a ``--timeout`` to listen for announcements (`frapnet tables`, `join`,
+    `bot`): it is more than 0 and at most 60 seconds (not NaN, not infinite); None if nothing."""
+    if not 0 < timeout <= 60:
+        return f"--timeout must be more than 0 and at most 60 seconds, not {timeout}"
+    return None
+
+
 def _check_interfaces(interfaces: Iterable[str] | None) -> list[str] | None:
     if interfaces is None:
         return None
