@@ -333,3 +333,18 @@ def test_join_and_bot_refuse_a_timeout_as_tables_does(value, shown):
     ru = frapnet("join", "Kitchen", "--timeout", value, "--lang", "ru")
     assert (ru.returncode, ru.stderr) == (2, f"frapnet join: --timeout: нужно больше 0 и не больше 60 секунд, "
                                              f"а не {shown}\n")
+
+
+def test_bot_asking_for_a_seat_the_table_has_not_is_told_the_tables_seats():
+    """`frapnet bot … --seat 99` at a 3-seat table said "(seats are 0…63 at most)", the protocol's
+    bound, not the table's."""
+    host, port = start_host("--players", "3", "--bots", "1", "--deals", "1")
+    try:
+        for seat in (99, 3, 2 ** 40):
+            p = frapnet("bot", f"127.0.0.1:{port}", "--seat", seat, "--name", "Eve")
+            assert (p.returncode, p.stderr) == (1, f"frapnet bot: the host refused: seat {seat} does not "
+                                                   "exist (this table has seats 0…2) (bad_message)\n")
+    finally:
+        host.kill()
+        host.wait()
+        host.stdout.close()

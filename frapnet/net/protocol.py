@@ -209,6 +209,14 @@ def _names(types: tuple) -> str:
                         "dict": "a map"}.get(t.__name__, t.__name__) for t in types)
 
 
+def check_seat(seat: int | None, players: int) -> None:
+    """Raise ``bad_message`` (closed) for a hello's ``seat`` the table of ``players`` seats has not:
+    "seat 99 does not exist (this table has seats 0…2)"."""
+    if seat is not None and not 0 <= seat < players:
+        raise ProtocolError("bad_message", f"seat {str(seat)[:24]} does not exist (this table has seats "
+                                           f"0…{players - 1})", fatal=True)
+
+
 def check_client_message(msg: dict) -> dict:
     """Validate a client message; return a normalised copy (defaults filled in).
 
@@ -225,10 +233,7 @@ def check_client_message(msg: dict) -> dict:
         big = too_large(msg.get("seat"), MAX_ARG_DIGITS)
         if big:  # a seat that does not exist: closed, as below
             raise ProtocolError("bad_message", f"hello: field 'seat': {big}", fatal=True)
-        seat = _field(msg, "seat", (int,))
-        if seat is not None and not 0 <= seat < 64:  # a seat that does not exist: closed, as past the table's
-            raise ProtocolError("bad_message", f"hello: seat {str(seat)[:24]} does not exist (seats are 0…63 at most)",
-                                fatal=True)
+        seat = _field(msg, "seat", (int,))  # one the table has not: closed (check_seat, once the table is known)
         return {
             "type": "hello", "protocol": version, "name": clean,
             "lang": host_lang(_field(msg, "lang", (str,), default="en", max_len=MAX_LANG)),

@@ -12,7 +12,8 @@ from twisted.logger import Logger
 from twisted.protocols.policies import TimeoutMixin
 
 from frapnet.net import wire
-from frapnet.net.protocol import CLOSING_CODES, ProtocolError, check_client_message, error_message, for_log, name_key
+from frapnet.net.protocol import CLOSING_CODES, ProtocolError, check_client_message, check_seat, error_message, for_log, \
+    name_key
 from frapnet.net.seats import seat_with_token
 from frapnet.net.sockets import close_after_reading
 from frapnet.net.table import Table
@@ -194,6 +195,8 @@ class HostProtocol(wire.FramedProtocol, TimeoutMixin):
             self.answers_rematch = msg["rematch"]  # it can show a rematch offer (docs/protocol.md)
             self.table = table
             try:
+                if seat_with_token(table.seats, msg.get("token")) is None:  # with its token, seat is ignored
+                    check_seat(msg.get("seat"), len(table.seats))
                 self.seat = table.join(self, msg)
             except ProtocolError as exc:
                 self.table = None
