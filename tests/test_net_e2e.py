@@ -110,12 +110,12 @@ def test_unknown_option_and_house_rule_exit_2():
     assert p.returncode == 2 and "unknown house rule 'nope'" in p.stderr
 
 
-def test_port_in_use_exit_2():
+def test_port_in_use_exit_1():
     host, port = start_host("--players", "2", "--grace", "1")
     try:
         p = subprocess.run(FRAPNET + ["host", "--port", str(port), "--bind", "127.0.0.1", "--no-announce"],
                            capture_output=True, text=True, cwd=ROOT, timeout=30)
-        assert p.returncode == 2 and p.stderr.endswith(
+        assert p.returncode == 1 and p.stderr.endswith(
             f"frapnet host: port {port} is already in use (another host? choose another with --port)\n"), p.stderr
     finally:
         host.terminate()

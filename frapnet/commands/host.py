@@ -347,15 +347,13 @@ def cannot_listen(args, exc) -> str:
 
 
 def listen_status(exc) -> int:
-    """The exit status for :func:`cannot_listen`: 2 for a ``--bind`` or port to choose again
-    (no address of this machine, in use), 1 otherwise."""
+    """The exit status for :func:`cannot_listen`: 2 for a bad ``--bind`` (no address of this
+    machine: a bad option), 1 for a port that cannot be opened (in use, not allowed…)."""
     import errno
     import socket
 
     why = exc.socketError
-    if isinstance(why, socket.gaierror) or getattr(why, "errno", None) in (errno.EADDRNOTAVAIL, errno.EADDRINUSE):
-        return 2
-    return 1
+    return 2 if isinstance(why, socket.gaierror) or getattr(why, "errno", None) == errno.EADDRNOTAVAIL else 1
 
 
 def _say_resumed(handle, name: str) -> None:
