@@ -349,3 +349,21 @@ def test_bot_asking_for_a_seat_the_table_has_not_is_told_the_tables_seats():
         host.kill()
         host.wait()
         host.stdout.close()
+
+
+def test_join_without_the_password_of_a_password_table_says_how_to_give_it(tmp_path):
+    """"wrong or missing password" alone left a newcomer guessing: with no --password given, the
+    join's error (prefixed "frapnet join:", not "frapnet:") says how to give one."""
+    host = subprocess.Popen([*FRAPNET, "host", "--bind", "127.0.0.1", "--port", "0", "--no-announce", "--players", "2",
+                             "--bots", "1", "--password", "pw", "--name", "Den", "--db", str(tmp_path / "j.sqlite3")],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV)
+    try:
+        port = int(host.stdout.readline().rsplit(":", 1)[1])
+        j = in_terminal("join", f"127.0.0.1:{port}", "--name", "Olga", "--lang", "en")
+    finally:
+        host.terminate()
+        host.wait(timeout=30)
+    assert j.returncode == 2
+    assert j.stderr.splitlines()[-1] == (
+        f"frapnet join: Could not join the table at 127.0.0.1:{port}: password: wrong or missing password for table "
+        "'Den' (this table has a password: give it with --password - to be asked for it, or --password TEXT)")

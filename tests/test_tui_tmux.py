@@ -391,7 +391,7 @@ def test_join_with_nobody_listening_says_why_and_exits_2(tmp_path):
     try:
         done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 20, "frapnet to exit")
         assert "FRAPNET-EXIT=2" in done
-        assert f"Could not join the table at 127.0.0.1:{port}: nobody is listening at that address and port" \
+        assert f"frapnet join: Could not join the table at 127.0.0.1:{port}: nobody is listening at that address and port" \
             in " ".join(done.split()), done  # in words, not Twisted's "Connection was refused by other side: 111"
         assert t.run("display-message", "-p", "-t", "t", "#{alternate_on}").strip() == "0"
     finally:

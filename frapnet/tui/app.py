@@ -403,6 +403,9 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
         # refused (wrong password, table full…) or nobody listening: leave the full screen and say
         # why on the restored terminal (exit status 2)
         why = join_problem(f, _, lang)
+        if f.check(JoinError) and f.value.code == "password" and not password:  # none given: say how
+            why += " " + _("(this table has a password: give it with --password - to be asked for it, "
+                           "or --password TEXT)")
         failure["message"] = _("Could not join the table at {host}:{port}: {why}").format(host=host, port=port, why=why)
         screen.add_log("error", failure["message"])
         if ui.app.is_running and not ui.app.future.done():
@@ -430,7 +433,7 @@ async def _run_client(reactor, host, port, name, lang, *, password, spectate, to
             await _sleep(reactor, 0.05)
             client.close()
     if failure.get("message"):
-        print(f"frapnet: {failure['message']}", file=sys.stderr)
+        print(f"frapnet{'' if local else ' join'}: {failure['message']}", file=sys.stderr)  # local: play or host --play
         return 2
     standings = screen.exit_standings()  # each match's, after a rematch
     if standings:  # on the restored terminal, after the full screen is gone
