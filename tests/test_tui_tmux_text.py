@@ -82,7 +82,7 @@ def test_issue10_a_russian_join_with_nobody_listening_says_why_in_russian(tmp_pa
              f"--name Ольга --lang ru; echo FRAPNET-EXIT=$?; sleep 60", 100, 30)
     try:
         done = t.wait(lambda s: "FRAPNET-EXIT=" in s, 20, "frapnet to exit")
-        assert (f"frapnet: Не удалось сесть за стол 127.0.0.1:{port}: по этому адресу и порту никто не отвечает\n"
+        assert (f"frapnet join: Не удалось сесть за стол 127.0.0.1:{port}: по этому адресу и порту никто не отвечает\n"
                 "FRAPNET-EXIT=2") in done, done
     finally:
         t.kill()
