@@ -209,6 +209,18 @@ def test_a_penalised_revoke_shows_as_a_signed_remise():
     assert cols[2]["cells"] == ["—", "—", "−400", "−800 (revoke)"]
 
 
+@pytest.mark.parametrize("lang,note", [
+    ("en", "Nobody whisted: the frapper took the whole pot, with no trick played."),
+    ("ru", "Никто не вистовал: фрапующий забрал весь кон без розыгрыша.")])
+def test_F14_a_frap_nobody_whisted_says_where_the_frappers_chips_came_from(lang, note):
+    """The settlement showed the frapper "0 — — +500" with nothing on the box to say why (a
+    newcomer asked): F14's deal has a note; a played deal has none."""
+    from frapnet.games.frap_view import report_columns
+    zero = {"tricks": [0] * 4, "trick_money": [0] * 4, "remises": [0] * 4}
+    assert report_columns({**zero, "outcome": "no_whist", "frapper": 1}, lang)["notes"] == [note]
+    assert report_columns({**zero, "outcome": "played"}, lang)["notes"] == []
+
+
 # --- the score sheet's brackets -------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang,legend", [

@@ -190,6 +190,7 @@ _UI = {
         "follow": "{card} cannot be played now: you must follow suit {suit}",
         "ruff": "{card} cannot be played now: you have no {led}, so you must play a trump {trump}",
         "tricks": "tricks", "trick_money": "trick money", "remise": "remise", "revoke": "revoke",
+        "no_whist_note": "Nobody whisted: the frapper took the whole pot, with no trick played.",
         "look_first": "Look at your cards first ([l]) — you discard one of them for the turn-up; then [t] takes it.",
         "options": {"deck": "deck", "ante": "ante", "cut_in": "cut-in", "graded_remise": "graded remise",
                     "revoke": "revoke"},
@@ -209,6 +210,7 @@ _UI = {
         "follow": "{card} сейчас нельзя: нужно ходить в масть {suit}",
         "ruff": "{card} сейчас нельзя: масти {led} у вас нет, нужно бить козырем {trump}",
         "tricks": "взятки", "trick_money": "за взятки", "remise": "ремиз", "revoke": "ренонс",
+        "no_whist_note": "Никто не вистовал: фрапующий забрал весь кон без розыгрыша.",
         "look_first": "Сначала посмотрите карты ([l]) — за вскрышку сносят одну из них; затем [t] берёт её.",
         "options": {"deck": "колода", "ante": "взнос", "cut_in": "подрезка", "graded_remise": "ремиз по ступеням",
                     "revoke": "ренонс"},
@@ -255,7 +257,9 @@ def report_columns(report, lang):
             {"title": t["trick_money"], "cells": [f"+{x}" if x else "—" for x in money]},
             {"title": t["remise"], "cells": [(f"−{rem[s]}" if rem[s] else "—") + (f" ({t['revoke']})" if s in revokes
                                                                                    else "") for s in range(n)]}]
-    return {"columns": cols, "notes": []}
+    # F14: no whister — no trick money, no remise: what the frapper's +pot in "this deal" comes from
+    notes = [t["no_whist_note"]] if report.get("outcome") == "no_whist" else []
+    return {"columns": cols, "notes": notes}
 
 
 def _option_words(options, lang):
