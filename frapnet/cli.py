@@ -20,13 +20,22 @@ class LinesHelpFormatter(argparse.HelpFormatter):
         return super()._split_lines(text, width)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, except that a mistake on the command line is one line — ``frapnet
+    host: argument --level: invalid choice: 'godlike' (…); frapnet host --help lists the
+    options`` — and exit status 2, without the whole usage printed before it."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message}; {self.prog} --help lists the options\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="frapnet",
         description="frapnet — a LAN card table for Frap (Храп) and its variants.",
         epilog="Start here: `frapnet play` opens a local Frap table against computer players.")
     p.add_argument("--version", action="version", version=f"frapnet {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         try:
             mod = importlib.import_module(f"frapnet.commands.{name}")

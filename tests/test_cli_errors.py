@@ -367,3 +367,15 @@ def test_join_without_the_password_of_a_password_table_says_how_to_give_it(tmp_p
     assert j.stderr.splitlines()[-1] == (
         f"frapnet join: Could not join the table at 127.0.0.1:{port}: password: wrong or missing password for table "
         "'Den' (this table has a password: give it with --password - to be asked for it, or --password TEXT)")
+
+
+def test_a_command_line_mistake_is_one_line_without_the_whole_usage():
+    """argparse printed eleven lines of usage before the mistake (a newcomer missed the mistake):
+    now one line naming it and where the options are, exit 2."""
+    p = frapnet("host", "--level", "godlike")
+    assert (p.returncode, p.stdout) == (2, "")
+    assert p.stderr == ("frapnet host: argument --level: invalid choice: 'godlike' (choose from 'random', 'basic', "
+                        "'expert'); frapnet host --help lists the options\n")
+    p = frapnet("replay")
+    assert (p.returncode, p.stderr) == (2, "frapnet replay: the following arguments are required: file; "
+                                           "frapnet replay --help lists the options\n")
