@@ -139,6 +139,19 @@ def sort_cards(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=_KEY.__getitem__)
 
 
+def hand_order(cards: Iterable[object], trump: str | None = None) -> list[str]:
+    """``cards`` as a hand shows them: by suit (the ``trump`` suit first, then ♠♥♦♣), high rank
+    first; jokers and strings that are no card after them, anything not a string left out (a view
+    from an odd host). The terminal's hand, the web page's, and the labels that name several cards
+    (Frap's buy, Frak You's pass) all use this order."""
+    order = (trump,) + tuple(x for x in SUITS if x != trump) if trump in SUITS else SUITS
+
+    def key(c: str):
+        suit = _SUIT_OF.get(c)
+        return (order.index(suit), -_VALUE_OF[c], c) if suit is not None else (9, 0, c)
+    return sorted((c for c in cards if isinstance(c, str)), key=key)
+
+
 def pack(size: int) -> list[str]:
     """A fresh ordered pack of ``size`` cards: 32 (7–A), 36 (6–A) or 52 (2–A).
 

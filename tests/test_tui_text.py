@@ -205,7 +205,7 @@ def test_issue10_why_a_join_failed_in_russian():
 
     from frapnet.net.client import JoinError
     from frapnet.tui import i18n
-    from frapnet.tui.app import join_problem
+    from frapnet.tui.text import join_problem
 
     ru = i18n.translation("ru").gettext
     refused = Failure(error.ConnectionRefusedError("Connection refused"))

@@ -5,6 +5,9 @@ of the match one JSON line with the result (``table``, ``game``, ``deals``, ``ba
 ``pot``…). Logs go to stderr. Exit status: 0 after the match, 2 for bad options (the message
 names the rule, e.g. F5), 1 if the port cannot be opened.
 """
+import errno
+import socket
+
 HELP = "host a table on this machine; others join it over the LAN"
 
 
@@ -177,7 +180,6 @@ def _clash(given: dict, options: dict, st) -> str | None:
 def run(args) -> int:
     from frapnet.bots.levels import DEFAULT_LEVEL
     import json
-    import socket
     import sys
 
     from frapnet import config
@@ -332,12 +334,9 @@ def cannot_listen(args, exc) -> str:
     """The message for a port that cannot be opened (the table's ``--port`` or ``--web``): in
     words for a ``--bind`` that is no address of this machine and a port already in use, else
     the operating system's."""
-    import errno
-    import socket
-
     web = args.web is not None and exc.port == args.web and args.web != args.port
     why = exc.socketError
-    if isinstance(why, socket.gaierror) or getattr(why, "errno", None) == errno.EADDRNOTAVAIL:
+    if _bad_bind(why):
         return (f"--bind {args.bind}: not an address of this machine "
                 f"(give one of its addresses, or 0.0.0.0 for every interface)")
     if getattr(why, "errno", None) == errno.EADDRINUSE:
@@ -346,14 +345,15 @@ def cannot_listen(args, exc) -> str:
     return f"cannot listen on {args.bind}:{exc.port}{' (--web)' if web else ''}: {why}"
 
 
+def _bad_bind(why) -> bool:
+    """The listen error ``why`` says the ``--bind`` address is none of this machine's."""
+    return isinstance(why, socket.gaierror) or getattr(why, "errno", None) == errno.EADDRNOTAVAIL
+
+
 def listen_status(exc) -> int:
     """The exit status for :func:`cannot_listen`: 2 for a bad ``--bind`` (no address of this
     machine: a bad option), 1 for a port that cannot be opened (in use, not allowed…)."""
-    import errno
-    import socket
-
-    why = exc.socketError
-    return 2 if isinstance(why, socket.gaierror) or getattr(why, "errno", None) == errno.EADDRNOTAVAIL else 1
+    return 2 if _bad_bind(exc.socketError) else 1
 
 
 def _say_resumed(handle, name: str) -> None:

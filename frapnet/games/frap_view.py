@@ -6,7 +6,7 @@ its own hand once it has looked (F9), everyone's public facts, never another sea
 """
 from __future__ import annotations
 
-from frapnet.cards import RANK_VALUE, SUITS, card_key, card_text, SUIT_SYMBOLS
+from frapnet.cards import card_key, card_text, hand_order, SUIT_SYMBOLS
 from frapnet.games.frap_base import BID, BUY, CUT, CUT_DISCARD, DONE, PLAY, WHIST, _PHASE_EN, _follow_cards
 from frapnet.hookspecs import hookimpl
 
@@ -76,19 +76,12 @@ def frapnet_action_label(state, action, lang):
     if verb == "buy":
         if not action[1]:
             return labels["stand"]
-        return labels["buy"].format(cards=" ".join(card_text(c, lang) for c in _hand_order(action[1], state.deal.trump)))
+        return labels["buy"].format(cards=" ".join(card_text(c, lang) for c in hand_order(action[1], state.deal.trump)))
     if verb == "cut_in_trump":
         return labels[verb].format(card=card_text(state.deal.turn_up, lang) if state.deal.turn_up else "")
     if len(action) > 1:
         return labels[verb].format(card=card_text(action[1], lang))
     return labels[verb]
-
-
-def _hand_order(cards, trump) -> list:
-    """``cards`` in the order a player's hand shows them (trumps first, then ♠♥♦♣, high rank
-    first: the terminal's and the web page's order), so a label reads as the hand does."""
-    order = [trump] + [s for s in SUITS if s != trump] if trump in SUITS else list(SUITS)
-    return sorted(cards, key=lambda c: (order.index(c[-1]) if c[-1] in order else 9, -RANK_VALUE.get(c[:-1], 20)))
 
 
 _EVENTS = {

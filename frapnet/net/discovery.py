@@ -394,12 +394,17 @@ def parse_hostport(target: str) -> tuple[str, int] | None:
     if not m:
         m = _HOSTANY.match(t)  # "127.0.0.1:-5", "h:+80", "h:99999": an address with a port that is none
         if m and (_is_address(m.group("v6") or m.group("host")) or re.fullmatch(r"[+-]?\d+", m.group("port"))):
-            raise ValueError(f"port must be 1…65535, not {m.group('port') or repr('')} (in {target!r})")
+            raise _not_a_port(m, target)
         return None
     port = int(m.group("port"))
     if not 0 < port < 65536:
         raise ValueError(f"port must be 1…65535, not {port} (in {target!r})")
     return (m.group("v6") or m.group("host"), port)
+
+
+def _not_a_port(m: re.Match, target: str) -> ValueError:
+    """The mistake in ``target``, read as HOST:PORT by :data:`_HOSTANY` (``m``): its port."""
+    return ValueError(f"port must be 1…65535, not {m.group('port') or repr('')} (in {target!r})")
 
 
 def _is_address(host: str) -> bool:
@@ -442,6 +447,6 @@ def resolve(target: str, timeout: float = 2.0, interfaces: Iterable[str] | None 
     except DiscoveryError:
         m = _HOSTANY.match(target.strip()) if isinstance(target, str) else None
         if m:  # no table of that name, and it reads as HOST:PORT ("notahost:abc"): the port is the mistake
-            raise ValueError(f"port must be 1…65535, not {m.group('port') or repr('')} (in {target!r})") from None
+            raise _not_a_port(m, target) from None
         raise
     return (t.address, t.port)

@@ -165,12 +165,14 @@ class Journal:
             if names and "meta" not in names:
                 raise JournalError(f"{self.path}: an SQLite database of something else, not a frapnet journal "
                                    f"(tables {', '.join(sorted(names)[:5])})")
-            if not create and stale(self.db):  # read-only, written by an older frapnet: upgraded in memory
+            upgrade = create or stale(self.db)  # the schema made or brought up to date
+            if upgrade and not create:  # read-only, written by an older frapnet: upgraded in memory
                 self.db = in_memory(self.db)
             mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0] if create else "wal"
             self.db.execute("PRAGMA synchronous = FULL")
             self.db.execute("PRAGMA foreign_keys = ON")
-            self.db.executescript(SCHEMA if create or stale(self.db) else "")
+            if upgrade:
+                self.db.executescript(SCHEMA)
             row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))

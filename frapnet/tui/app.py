@@ -37,7 +37,7 @@ from frapnet.net.protocol import MAX_CHAT
 from frapnet.tui import guard, render
 from frapnet.tui.i18n import translation
 from frapnet.tui.model import Screen
-from frapnet.tui.text import error_text, fit_lines, join_problem  # noqa: F401 - join_problem: tests import it here
+from frapnet.tui.text import fit_lines, join_problem
 
 GAME_KEYS = (list("abcdefghijklmnopqrstuvwxyz0123456789?./=!")
              + ["left", "right", "up", "down", "home", "end", "enter", "space", "escape", "f1", "f2", "f3", "tab",

@@ -3,13 +3,12 @@ docs/protocol.md "Encoding"), and the order a hand is shown in. No game rules: s
 only sort and colour the cards."""
 from __future__ import annotations
 
-from frapnet.cards import card_text
+from frapnet.cards import card_text, hand_order  # noqa: F401 - hand_order: the screen's order, from cards
 from frapnet.tui.text import safe_text
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
 RANK_VALUE = {r: i + 2 for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
-SUIT_ORDER = ("S", "H", "D", "C")
 JOKERS = ("RJ", "BJ")
 
 
@@ -35,17 +34,3 @@ def card_face(card, lang: str = "en") -> str:
 def card_red(card) -> bool:
     """Hearts, diamonds and the red joker are drawn in red."""
     return card == "RJ" or card_suit(card) in RED_SUITS
-
-
-def hand_order(cards, trump: str | None = None) -> list:
-    """``cards`` sorted for the eye: by suit (trumps first, then ♠♥♦♣), high rank first."""
-    order = list(SUIT_ORDER)
-    if trump in order:
-        order.remove(trump)
-        order.insert(0, trump)
-
-    def key(c):
-        s = card_suit(c)
-        return (order.index(s) if s in order else 9, -RANK_VALUE.get(c[:-1], 20) if s else 0,
-                c if isinstance(c, str) else "")
-    return sorted((c for c in cards if isinstance(c, str)), key=key)

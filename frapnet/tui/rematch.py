@@ -44,7 +44,7 @@ class RematchMixin:
             n = msg.get("match")
             done = self.standings_text()
             if done:
-                self.past_standings = (*self.past_standings, _("Match {n}:").format(n=self.match_no) + " " + done)
+                self.past_standings = (*self.past_standings, self._match_headed(done))
             self.match_no = n if isinstance(n, int) and not isinstance(n, bool) else self.match_no + 1
             self._new_match()  # deals are counted from 1 again: a fresh score sheet
             self.add_log("status", _("Match {n} begins with the same seats.").format(n=n if isinstance(n, int) else "?"))
@@ -80,6 +80,10 @@ class RematchMixin:
             return self._(HOST_STOPPED_HERE)
         return self._(HOST_STOPPED_WATCHING if self.watching else HOST_STOPPED)
 
+    def _match_headed(self, standings: str) -> str:
+        """``standings`` headed "Match N:" (N: the match being played, :attr:`match_no`)."""
+        return self._("Match {n}:").format(n=self.match_no) + " " + standings
+
     def exit_standings(self) -> list[str]:
         """What the terminal shows after the client exits: the final standings of every match
         played at this table — the matches before a rematch (:attr:`past_standings`), then the
@@ -87,7 +91,7 @@ class RematchMixin:
         the host stopped saying it resumes the match, how to come back."""
         last = self.standings_text()
         if last and self.past_standings:
-            last = self._("Match {n}:").format(n=self.match_no) + " " + last
+            last = self._match_headed(last)
         again = [self.way_back()] if self.resumable else []  # the host resumes the match
         return [*self.past_standings, *([last] if last else []), *again]
 

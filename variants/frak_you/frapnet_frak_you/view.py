@@ -7,7 +7,7 @@ others chose, pile contents or the set-aside cards.
 """
 from __future__ import annotations
 
-from frapnet.cards import card_key, card_text, rank_value
+from frapnet.cards import card_key, card_text, hand_order
 from frapnet.hookspecs import hookimpl
 
 from frapnet_frak_you.base import DONE, PASS, PLAY, _order
@@ -69,8 +69,7 @@ def frapnet_action_label(state, seat, action, lang):
     _sym, _syms = _faces(lang)
     labels = _LABELS.get(lang, _LABELS["en"])
     if action[0] == "pass_cards":  # in the order a hand shows them (♠♥♦♣, high rank first), as Frap's buy
-        return labels["pass_cards"].format(cards=_syms(sorted(action[1], key=lambda c: ("SHDC".index(c[-1]),
-                                                                                       -rank_value(c)))))
+        return labels["pass_cards"].format(cards=_syms(hand_order(action[1])))
     return labels["play"].format(card=_sym(action[1]))
 
 
