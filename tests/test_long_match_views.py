@@ -207,3 +207,23 @@ def test_sheet_window_measures_each_row_once_and_lists_what_the_byte_budget_says
         want = measured(totals)
         assert sheet.sheet_window(totals) == want and sheet.sheet_window(totals) == want
         assert want[0][-1] is totals[-1] and len(want[0]) <= sheet.SHEET_ROWS
+
+
+def test_at_80x24_a_twelve_seat_score_sheet_tells_bot_10_from_bot_11_F1():
+    """A newcomer at a 12-seat table (F1) scrolled the score sheet at 80×24 and saw two columns
+    headed "Bot …" alike: names were cut to five cells whatever room was left. Now spare room
+    goes to the names, and names that would still be cut alike keep their ends apart."""
+    from frapnet.tui.text import cut_apart, width
+    st = played(12, 1)
+    s = screen_at(st, 0, "en")
+    s.name = lambda i: "You" if i == 0 else f"Bot {i}"
+    s.sheet_from = 4
+    lines = text_of(render.score_sheet(s, 80, 24)).splitlines()
+    head = next(ln for ln in lines if ln.split()[:1] == ["deal"])
+    assert head.split() == ["deal"] + [w for i in range(4, 12) for w in ("Bot", str(i))]
+    assert max(len(ln) for ln in lines) <= 78  # inside the box's borders
+    # where the room is short, names cut alike keep as much of their ends as tells them apart
+    got = cut_apart(["Bot 10", "Bot 11", "Bot 1", "Olga"], [4, 4, 4, 4])
+    assert got == ["Bo…0", "B…11", "B… 1", "Olga"] and [width(x) for x in got] == [4, 4, 4, 4]
+    assert cut_apart(["Player Alpha", "Player Beta"], [5, 5]) == ["Pl…ha", "Pl…ta"]
+    assert cut_apart(["Ольга Петровна", "Ольга Павловна"], [6, 6]) == ["Ольга…", "Ольга…"]  # no end fits: cut

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from frapnet.tui.model import Screen, help_lines
 from frapnet.tui.scores import amount_text
-from frapnet.tui.text import cut, pad, width, wrap
+from frapnet.tui.text import cut, cut_apart, pad, width, wrap
 from frapnet.tui.viewdata import in_deal
 
 
@@ -190,7 +190,13 @@ def _score_sheet(s: Screen, w: int, keep: int) -> list:
             seats.append(i)
             used += widths[i]
         s.sheet_from = seats[0]
-    head = [_("deal")] + [cut(s.name(i), widths[i] - 1) for i in seats]
+    spare = room - first_w - sum(widths[i] for i in seats)
+    for i in seats:  # room left over goes to the names cut above, in seat order (up to 16 cells)
+        grow = min(spare, min(width(s.name(i)), 16) + 1 - widths[i])
+        if grow > 0:
+            widths[i] += grow
+            spare -= grow
+    head = [_("deal")] + cut_apart([s.name(i) for i in seats], [widths[i] - 1 for i in seats])
     body = [([first[k]] + [r[i] for i in seats], k == len(shown)) for k, r in enumerate(cells)]
     out += _table(head, [first_w] + [widths[i] for i in seats], body)
     if both:  # what the bracketed figure is

@@ -87,6 +87,37 @@ def cut(s: str, limit: int) -> str:
     return "".join(out) + "…"
 
 
+def cut_apart(names: list[str], limits: list[int]) -> list[str]:
+    """Each of ``names`` cut to its ``limits`` cells (:func:`cut`) so that names that differ stay
+    apart: where two cut alike ("Bot 10" and "Bot 11" → "Bot…"), each of them keeps its end
+    after the ellipsis instead ("B…10", "B…11"), as much of it as tells them apart."""
+    out = [cut(n, k) for n, k in zip(names, limits)]
+    for _round in range(2):  # at most twice: ends kept, then nothing better to do
+        seen: dict[str, list[int]] = {}
+        for i, c in enumerate(out):
+            seen.setdefault(c, []).append(i)
+        alike = [ix for ix in seen.values() if len(ix) > 1 and len({names[i] for i in ix}) > 1]
+        if not alike:
+            break
+        for ix in alike:
+            for i in ix:
+                out[i] = _cut_keeping_end(names[i], limits[i], [names[j] for j in ix if names[j] != names[i]])
+    return out
+
+
+def _cut_keeping_end(name: str, limit: int, others: list[str]) -> str:
+    """``name`` in at most ``limit`` cells as its start, "…" and the shortest end of it that no
+    name of ``others`` has; just its start (:func:`cut`) if no such end fits."""
+    if width(name) > limit >= 3:
+        for k in range(1, len(name)):
+            tail = name[-k:]
+            if width(tail) + 2 > limit:
+                break
+            if not any(o.endswith(tail) for o in others):
+                return cut(name, limit - width(tail)) + tail  # cut's "…" between start and end
+    return cut(name, limit)
+
+
 def pad(s: str, cells: int) -> str:
     """``s`` cut or padded with spaces to exactly ``cells`` terminal cells."""
     s = cut(s, cells)
