@@ -221,6 +221,37 @@ def test_F14_a_frap_nobody_whisted_says_where_the_frappers_chips_came_from(lang,
     assert report_columns({**zero, "outcome": "played"}, lang)["notes"] == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_settlement_whose_amounts_pass_the_box_lists_each_player_as_a_block_uncut_F6(lang):
+    """A newcomer's table reached amounts of 33 digits (F6: remises compound; amounts are never
+    cut): the deal-end box's columns ran past 80 columns and wrapped into a mess. Now, where the
+    columns do not fit, each player is a block: the name, then each heading with its whole
+    amount, a heading never apart from its figure, every line inside the box."""
+    from frapnet.tui import render
+    from frapnet.tui.text import fmt_amount
+    from test_tui_screen import _frap_deals
+    from test_tui_model import text_of
+    s, st = _frap_deals(2, seed=4, lang=lang)
+    big = 10 ** 32
+    for r in s.settlement["rows"]:
+        r["net"], r["balance"] = r["net"] * big, r["balance"] * big + 7
+    box = text_of(render.settlement(s, 80))
+    lines = box.splitlines()
+    assert max(len(ln) for ln in lines) <= 76, max(lines, key=len)
+    _ = s._
+    for r in s.settlement["rows"]:
+        at = lines.index(" " + r["name"])
+        block = []
+        for ln in lines[at + 1:]:
+            if not ln.startswith("    "):
+                break
+            block.append(ln.strip().split(" · "))
+        pairs = [p for ln in block for p in ln]  # a heading and its figure on one line, figures whole
+        assert pairs[-2:] == [f"{_('this deal')} {fmt_amount(r['net'])}", f"{_('balance')} {fmt_amount(r['balance'])}"]
+        assert pairs[0] == f"{s.settlement['heads'][0]} {r['cells'][0]}"  # tricks (F23)
+    assert f"−{1600 * big}" in box and f"−{2500 * big - 7}" in box  # Ivan: the remise's deal, his balance
+
+
 # --- the score sheet's brackets -------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang,legend", [

@@ -97,8 +97,11 @@ def settlement(s: Screen, w: int = 80) -> list:
                         "" if r["balance"] is None else amount_text(r["balance"], signed)],
                      r["seat"] == s.seat))
     table = _table(head, mins, rows)
-    if max(width(t) for _st, t in table) + 5 <= w:  # 2 cells of margin, the borders: the box still fits
+    wide = max(width(t) for _st, t in table)
+    if wide + 5 <= w:  # 2 cells of margin, the borders: the box still fits
         table = [(st, t[:-1] + "  \n") for st, t in table]
+    elif wide + 3 > w:  # amounts too long for columns (F6: never cut): one block per player instead
+        table = _blocks(head, rows, max(20, w - 6))
     out += table
     out += [("", "\n "), ("class:dim", _("“{change}” is the change over the deal, “{total}” the total after it.").format(
         change=_("this deal"), total=total) + " ")]  # a margin before the border
@@ -108,6 +111,26 @@ def settlement(s: Screen, w: int = 80) -> list:
     if sentence:
         out += [("", "\n "), ("class:phase", sentence)]
     out += [("", "\n\n"), ("class:dim", " " + _("Enter: continue · = the score sheet"))]
+    return out
+
+
+def _blocks(head, rows, cells: int) -> list:
+    """``rows`` as one block per player — the name, then each column's heading and value, wrapped
+    at ``cells`` and indented — where their columns would not fit the box (amounts past 2^64 at a
+    long table, F6: never cut)."""
+    out = []
+    for vals, me in rows:
+        lines = [cut(vals[0], cells)]
+        for h, v in zip(head[1:], vals[1:]):
+            if v in ("", "—"):
+                continue
+            pair = f"{h} {v}"
+            if len(lines) > 1 and width(lines[-1]) + 3 + width(pair) <= cells - 3:
+                lines[-1] += " · " + pair  # a heading and its value are never split between lines
+            else:
+                lines += wrap(pair, cells - 3)
+        out.append(("class:seat.me" if me else "", " " + lines[0] + "\n"
+                    + "".join("    " + ln + "\n" for ln in lines[1:])))
     return out
 
 
