@@ -210,3 +210,55 @@ def test_a_360_px_russian_page_keeps_the_seat_table_inside_its_panel(browser, mo
     finally:
         host.stop()
     assert shot and max(worst) <= 0.5, max(worst)
+
+
+LONG_SHEET = """
+  const MP = window.MessagePack, ws = window.frapnet.ws, deliver = ws.onmessage;
+  ws.onmessage = (ev) => {  // every view from now on as after 25 deals: the host's sheet of 25 rows
+    const m = MP.decode(new Uint8Array(ev.data));
+    if (!m || m.type !== "view" || !m.view) { deliver(ev); return; }
+    const rows = [];
+    for (let k = 1; k <= 25; k++) rows.push({deal: k, after: [-1300 * k, 0, 1300 * k, 2600 * k - 400 * (k % 3)], pot: 400 * (k % 3)});
+    m.view.sheet = rows; m.view.sheet_base = null;
+    const b = MP.encode(m);
+    deliver({data: b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)});
+  };"""
+
+
+def test_a_long_score_sheet_never_pushes_the_hand_below_the_window(browser, tmp_path):
+    """A newcomer at deal 22 on a 1280×800 desktop (657 px of page) found "Your turn", the cards
+    and the buttons below the window: the side column (score sheet, log) set the height of the
+    seat table's row, and each deal pushed the hand down; the turn clock ran out and the computer
+    whisted for them. Now the hand sits under the seat table whatever the side column holds, the
+    score sheet scrolls within its box, its names over the columns, the latest deal in view; on a
+    390 px phone the sheet scrolls sideways rather than cutting figures ("2000" read "200")."""
+    for width, height in ((1280, 657), (390, 700)):
+        host = Host("--players", "4", "--bots", "3", "--level", "random", "--seed", "5", "--bot-delay", "0.1",
+                    "--db", str(tmp_path / f"journal-{width}.sqlite3"))  # (else the second resumes the first's match)
+        try:
+            d = browser(width=width, height=height)
+            join(d, host.url, "Olga")
+            wait(lambda: my_turn(d), 20, "our turn")
+            d.execute_script(LONG_SHEET)
+            by_id(d, "lang-switch").click()  # the host sends the view again (in Russian), now with 25 rows
+            wait(lambda: d.execute_script("return document.querySelectorAll('#sheet tbody tr').length") >= 25, 10,
+                 "the 25 rows")
+            d.save_screenshot(str(shots_dir() / f"long-sheet-{width}.png"))
+            box = d.execute_script("""
+                const r = (i) => document.getElementById(i).getBoundingClientRect();
+                const w = document.getElementById('sheet-wrap'), last = document.querySelector('#sheet tbody tr:last-child');
+                const head = document.querySelector('#sheet thead th').getBoundingClientRect();
+                return {hand: r('hand').bottom, actions: r('actions').bottom, inner: innerHeight, innerW: innerWidth,
+                        wrapTop: w.getBoundingClientRect().top, wrapBottom: w.getBoundingClientRect().bottom,
+                        wrapRight: w.getBoundingClientRect().right, headTop: head.top, lastBottom: last.getBoundingClientRect().bottom,
+                        scrollW: w.scrollWidth, clientW: w.clientWidth};""")
+            if width > 900:  # two columns: the hand and its buttons in the window
+                assert box["actions"] <= box["inner"], box
+            assert box["wrapRight"] <= box["innerW"]  # the sheet's box inside the page: figures scroll, never cut
+            assert abs(box["headTop"] - box["wrapTop"]) < 2  # the names stay over their columns
+            assert box["lastBottom"] <= box["wrapBottom"] + 1  # the latest row ("now") in view
+            assert box["wrapBottom"] - box["wrapTop"] < 400  # the sheet's own box, not the page, grows
+            buttons_text = [b.text for b in d.find_elements("css selector", "#actions button.act")]
+            assert buttons_text, "the moves are offered"
+        finally:
+            host.stop()

@@ -25,8 +25,8 @@ ASSETS = Path(__file__).resolve().parent.parent / "frapnet" / "net" / "web_asset
 HARNESS = Path(__file__).resolve().parent / "web_page_harness.js"
 pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed (apt-get install nodejs)")
 
-HOST_STOPPED = ("The host stopped; the match is not over. Once the host is back, reload this page to take your seat "
-                "back.")
+HOST_STOPPED = "The host stopped; the match is not over. This page takes your seat back by itself once the host is back."
+OFFLINE = "The connection is lost — reconnecting…; you can play again once the table is back."
 TAKEN = ("This seat was taken over by another connection with its token (another window or device, perhaps); "
          "the game goes on there.")
 NOTHING = "Nothing can be played here any more; the table is shown as it was."
@@ -81,13 +81,15 @@ def test_a_page_whose_seat_was_taken_over_offers_no_move_and_counts_no_clock():
 
 
 def test_a_page_whose_host_stopped_shows_the_result_and_no_move():
-    """The host stops mid-deal (closing "host stopping", resumable): the line says the table is
-    closed, the result is shown, no move, no turn, no clock; Olga's row says "disconnected"."""
+    """The host stops mid-deal (closing "host stopping", resumable): the line says the host stopped
+    and the page takes the seat back by itself, the result is shown, no move, no turn, no clock;
+    Olga's row says "disconnected"."""
     closing = {"type": "closing", "reason": "host stopping", "resumable": True,
                "result": {"balances": [-100, -100, -100, -100], "pot": 400}}
     got = page(my_turn_with_a_clock() + [{"snap": "open"}, {"msg": closing}, {"wait": 4}, {"snap": "closed"}])
     closed = got["closed"]
-    assert closed["turn"] == HOST_STOPPED + NOTHING  # the seat waits for the host to resume the match
+    assert closed["turn"] == HOST_STOPPED  # the seat waits for the host to resume the match
+    assert closed["status"] == "connection lost — reconnecting…"  # not "table closed": the match goes on
     # the top bar keeps the deal's facts but not its phase: "bidding" would stay there for good
     assert "bidding" in got["open"]["facts"] and "bidding" not in closed["facts"] and "pot" in closed["facts"]
     assert closed["actions"] == [] and closed["handHidden"] and "Result: Olga −100" in closed["actionsText"]
@@ -104,6 +106,48 @@ def test_a_page_that_gives_up_reconnecting_says_so_and_offers_no_move():
     assert gone["status"] == "disconnected"
     assert gone["turn"] == "The connection is closed. Reload this page to try again." + NOTHING
     assert gone["actions"] == [] and gone["handHidden"] and no_turn(gone)
+
+
+def test_a_page_whose_host_stopped_takes_its_seat_back_by_itself_when_the_host_resumes_issue_9():
+    """A newcomer stopped the host with Ctrl-C (closing "host stopping", resumable) and ran the same
+    command again: the page sat there saying "table closed" until every friend reloaded by hand.
+    Now it keeps trying, as after a lost connection, and once a retry reaches the host it sends its
+    hello with the seat's token and plays on."""
+    closing = {"type": "closing", "reason": "host stopping", "resumable": True,
+               "result": {"balances": [-100, -100, -100, -100], "pot": 400, "deals": 1, "unfinished": True}}
+    v = view(table(), 0)
+    v.update(version=2)
+    got = page(my_turn_with_a_clock() + [
+        {"msg": closing}, {"close": True}, {"wait": 1}, {"snap": "stopped"},
+        {"wait": 3}, {"open": True}, {"snap": "retried"},
+        {"msg": {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}},
+        {"msg": {"type": "view", "view": v}}, {"snap": "back"}])
+    stopped, retried, back = got["stopped"], got["retried"], got["back"]
+    assert stopped["turn"] == HOST_STOPPED and stopped["actions"] == [] and stopped["handHidden"]
+    assert retried["sockets"] >= 2 and retried["sentMsgs"][-1]["type"] == "hello"
+    assert retried["sentMsgs"][-1]["token"] == "t0k"  # the same seat
+    assert back["status"] == "connected" and back["turn"] == "Your turn"
+    assert "Look at your cards" in back["actions"] and not back["handHidden"]
+
+
+def test_while_the_connection_is_down_the_page_offers_no_move_and_counts_no_clock():
+    """The host was killed (kill -9) while it was Olga's turn: the page still counted the turn clock
+    down with live cards and buttons, and a move chosen then was lost without a word. Now the line
+    says the connection is lost, no button is offered, a tapped card says why, and once the table
+    is back the moves are too."""
+    v = view(table(), 0)
+    v.update(version=2, deadlines=[20.0, None, None, None])
+    got = page(my_turn_with_a_clock() + [
+        {"close": True}, {"wait": 2}, {"snap": "down"}, {"click": "actions"}, {"snap": "clicked"},
+        {"wait": 3}, {"open": True},
+        {"msg": {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}},
+        {"msg": {"type": "view", "view": v}}, {"snap": "back"}])
+    down, clicked, back = got["down"], got["clicked"], got["back"]
+    assert down["status"] == "connection lost — reconnecting…"
+    assert down["turn"] == OFFLINE and "turn clock" not in down["turn"]
+    assert down["actions"] == [] and not down["handHidden"]
+    assert clicked["sent"].count("act") == 0
+    assert back["turn"] == "Your turn · turn clock 20 s" and "Pass" in back["actions"]
 
 
 # --- the newcomer's report: leaving, the host stopping, the language, the score sheet, fairness --------
@@ -161,7 +205,8 @@ def test_the_host_stopping_is_said_once_and_the_score_sheet_keeps_its_rows_and_s
     start = [{"msg": {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}},
              {"msg": {"type": "view", "view": v}}, {"snap": "live"}]
     result = {"balances": [100, -300, -100, -100], "pot": 400, "deals": 2, "unfinished": True}
-    for resumable, said in ((True, HOST_STOPPED), (False, "The table is closed: the host stopped.")):
+    for resumable, said, badge in ((True, HOST_STOPPED, "connection lost — reconnecting…"),
+                                   (False, "The table is closed: the host stopped.", "table closed")):
         closing = {"type": "closing", "reason": "host stopping", "result": result, "resumable": resumable}
         got = page(start + [{"msg": closing}, {"snap": "closed"}])
         live, closed = got["live"], got["closed"]
@@ -172,7 +217,7 @@ def test_the_host_stopping_is_said_once_and_the_score_sheet_keeps_its_rows_and_s
         assert [(r["cls"], r["cells"]) for r in closed["sheet"]] == [
             ("", ["after deal 1", "+200", "−200", "0", "0", "0"]),
             ("final", ["final", "+100", "−300", "−100", "−100", "400"])]
-        assert closed["status"] == "table closed" and closed["chatHidden"]
+        assert closed["status"] == badge and closed["chatHidden"]
 
 
 def test_the_score_sheet_shows_the_final_balances_when_the_table_closes_in_its_first_deal():

@@ -113,13 +113,17 @@
       if (gen !== S.gen) return;
       S.ws = null;
       if (S.leaving && !S.closed) { S.closed = { reason: "", result: null, left: true }; render(); }  // no closing came
-      if (S.closed || !S.want) { setStatus("closed"); return; }  // !S.want: refused at the door (onError)
+      if ((S.closed && !waitsForHost()) || !S.want) { setStatus("closed"); return; }  // !S.want: refused at the door (onError)
       setStatus(S.joinedOnce ? "reconnecting" : "connecting");
+      if (S.view) render();  // no moves while the connection is down (tableview.js renderMe)
       scheduleRetry();
     };
   }
+  // the host stopped and resumes this match (closing with resumable, issue #9): the page keeps
+  // trying, as after a lost connection, and takes its seat back by itself once the host is back
+  function waitsForHost() { return !!(S.closed && S.closed.resumable === true && !S.closed.lost); }
   function scheduleRetry() {
-    if (!S.want || S.closed) return;
+    if (!S.want || (S.closed && !waitsForHost())) return;
     if (!S.since) S.since = Date.now();
     if (Date.now() - S.since > 600000) {  // ten minutes, as the terminal client: given up, nothing more to play here
       S.closed = { reason: "", result: null, lost: true };
@@ -207,7 +211,10 @@
           S.closed = { reason: "", result: null, left: true };
           if (!S.leaving) addLog("status", t("You left the table."));  // said once: at the click, else here
         } else if (msg.resumable === true) {  // (issue #9) the host stopped and resumes this match: keep the seat token
-          addLog("status", t(D.HOST_STOPPED));
+          addLog("status", t(D.HOST_STOPPED));  // and keep trying (ws.onclose, scheduleRetry)
+          setStatus("reconnecting");
+          render();
+          break;
         } else {
           if (msg.result && typeof msg.result === "object") save({ token: null });
           addLog("status", t("The table is closed") + ": " + D.closedWhy(msg.reason) + ".");

@@ -214,7 +214,7 @@ window.FrapnetDraw = function (page) {
     if (!me) { hand.hidden = true; acts.hidden = true; return; }
     hand.hidden = false;
     acts.hidden = false;
-    const g = groups(v);
+    const g = offline() ? { simple: [], card: [], cards: [] } : groups(v);  // nothing can be sent now
     const toggling = g.cards.length > 0;
     const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
     const cards = Array.isArray(v.hand) ? handOrder(v.hand, v.trump) : null;  // the terminal's order
@@ -243,6 +243,7 @@ window.FrapnetDraw = function (page) {
     if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel))) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
     if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
     if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
+    if (toggling && !S.selected.length) acts.append(h("span", { class: "dim hint" }, t("Tap the cards you choose, then the action that appears.")));
     for (const x of g.simple) acts.append(actionButton(x, ""));
     if (S.rematch && S.rematch.asked && S.rematch.answer === null && !S.closed) {
       acts.append(h("button", { type: "button", id: "rematch-yes", class: "act go", onclick: () => page.answerRematch(true) }, t("Play again")));
@@ -255,7 +256,7 @@ window.FrapnetDraw = function (page) {
   }
   function refuse(c) {
     // why this card cannot be chosen now, in the host's words (the view's ui.refusals)
-    const r = ui(S.view) && ui(S.view).refusals && typeof ui(S.view).refusals[c] === "string" ? ui(S.view).refusals[c] : "";
+    const r = offline() ? t(OFFLINE) : ui(S.view) && ui(S.view).refusals && typeof ui(S.view).refusals[c] === "string" ? ui(S.view).refusals[c] : "";
     S.message = r;
     el("message").textContent = r;
   }
@@ -290,7 +291,8 @@ window.FrapnetDraw = function (page) {
     const toAct = (v.to_act || []).map(Number);
     const who = toAct.map(name).join(", ");
     turn.className = "";
-    if (!me) turn.textContent = who ? t("Watching. To act: {who}", { who: timedNames(toAct) }) : t("Watching.");
+    if (offline()) turn.textContent = t(OFFLINE);
+    else if (!me) turn.textContent = who ? t("Watching. To act: {who}", { who: timedNames(toAct) }) : t("Watching.");
     else if (toAct.includes(Number(v.seat))) { turn.textContent = t("Your turn") + clockText(v.seat); turn.className = "mine"; }
     else if (toAct.length) turn.textContent = t("Waiting for {who}", { who: timedNames(toAct) });
     else if (S.rematch && !S.closed) {
@@ -309,6 +311,7 @@ window.FrapnetDraw = function (page) {
   function renderSheet(v) {
     const n = isInt(v.players) ? Number(v.players) : 0;
     const head = el("sheet").tHead, body = el("sheet").tBodies[0];
+    const wrap = el("sheet-wrap"), atEnd = following(wrap);
     const cols = [];
     for (let i = 0; i < n; i++) cols.push(h("th", null, name(i)));
     head.replaceChildren(h("tr", null, h("th", null, t("deal")), ...cols, h("th", null, t("pot"))));
@@ -332,6 +335,7 @@ window.FrapnetDraw = function (page) {
     }
     if (fin) body.append(h("tr", { class: "final" }, h("td", null, t("final")),
       ...fin.slice(0, n).map((b) => h("td", null, amount(b, true))), h("td", null, amount(S.closed.result.pot))));
+    if (wrap && atEnd) toEnd(wrap);  // the latest deal stays in view, unless scrolled back
   }
   // the balances (or points) of the host's closing result, once the table closed; else null
   function finalBalances() {
@@ -342,14 +346,38 @@ window.FrapnetDraw = function (page) {
 
   function renderLog() {
     const list = el("log");
-    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    const atBottom = following(list);
     list.replaceChildren(...S.log.map((x) => h("li", { class: x.kind }, x.text)));
-    if (atBottom) list.scrollTop = list.scrollHeight;
+    if (atBottom) toEnd(list);
+  }
+  // does a scrolled list (the log, the score sheet) follow its newest lines? Yes until the player
+  // scrolls back by hand, and again once they scroll to the end — decided by their scrolling, not
+  // by where the list stands now (a resize or a language switch moves it without the player)
+  function following(box) {
+    if (!box) return false;
+    if (!box.dataset.follow) {
+      box.dataset.follow = "yes";
+      box.addEventListener("scroll", () => {  // the player's scrolling (ours is marked in toEnd)
+        if (box.dataset.moving) { delete box.dataset.moving; return; }
+        if (!box.clientHeight) return;  // hidden (a closed panel): says nothing
+        box.dataset.follow = box.scrollTop + box.clientHeight >= box.scrollHeight - 8 ? "yes" : "no";
+      }, { passive: true });
+    }
+    return box.dataset.follow === "yes";
+  }
+  function toEnd(box) {
+    const to = box.scrollHeight - box.clientHeight;
+    if (Math.abs(box.scrollTop - to) < 1) return;
+    box.dataset.moving = "1";
+    box.scrollTop = box.scrollHeight;
   }
 
   // the host's closing reason (docs/protocol.md "closing", "Rematch") in the page's words, as the
   // terminal client says it (frapnet/tui/rematch.py closing_reason); another one as sent
-  const HOST_STOPPED = "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.";
+  const HOST_STOPPED = "The host stopped; the match is not over. This page takes your seat back by itself once the host is back.";
+  // the connection is down (the host gone, the network cut): nothing can be sent, so no moves and no clock
+  const OFFLINE = "The connection is lost — reconnecting…; you can play again once the table is back.";
+  function offline() { return S.status === "reconnecting" && !S.closed; }
   function closedWhy(reason) {
     const r = plain(reason), known = { "host stopping": "the host stopped", "match over": "the match is over" };
     let m = /^seat (\d+) (declined|left before|cannot answer) the rematch$/.exec(r);
@@ -368,7 +396,7 @@ window.FrapnetDraw = function (page) {
         : c.left ? t("You left the table; the game goes on without you. To come back, reload this page.")
           : c.resumable === true ? t(HOST_STOPPED)  // the host resumes the match: the seat waits
             : t("The table is closed") + (c.reason ? ": " + closedWhy(c.reason) : "") + ".";
-    turn.append(h("br"), h("span", { class: "dim" }, t("Nothing can be played here any more; the table is shown as it was.")));
+    if (c.resumable !== true || c.lost) turn.append(h("br"), h("span", { class: "dim" }, t("Nothing can be played here any more; the table is shown as it was.")));
     el("hand").hidden = true;
     el("actions").replaceChildren();
     const fin = finalBalances();

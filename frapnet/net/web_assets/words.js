@@ -59,8 +59,11 @@
       "the reveal holds no seed and salt": "в раскрытии нет зерна и соли",
       "the seed or salt differs from the one committed": "зерно или соль не те, что были обещаны",
       "your own nonce is missing or changed in the reveal": "вашего случайного числа нет в раскрытии или оно изменено",
-      "The host stopped; the match is not over. Once the host is back, reload this page to take your seat back.":
-        "Хост остановлен; партия не окончена. Когда хост снова заработает, обновите эту страницу — и вы вернётесь на своё место.",
+      "The host stopped; the match is not over. This page takes your seat back by itself once the host is back.":
+        "Хост остановлен; партия не окончена. Когда хост снова заработает, эта страница сама вернёт вас на ваше место.",
+      "The connection is lost — reconnecting…; you can play again once the table is back.":
+        "Связь потеряна — переподключаемся…; ходить можно будет, когда стол вернётся.",
+      "Tap the cards you choose, then the action that appears.": "Нажмите выбранные карты, затем появившееся действие.",
       "The match is over. Play again with the same seats? Answer within {n} s.": "Партия окончена. Сыграть ещё раз тем же составом? Ответ в течение {n} с.",
       "Play again": "Сыграть ещё", "No, leave the table": "Нет, выйти из-за стола",
       "You will play again; waiting for the others to answer.": "Вы играете ещё раз; ждём ответа остальных.",
