@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_tui_model import table, view  # noqa: E402
+from test_tui_model import NAMES as NAMES_4, table, view  # noqa: E402
 
 NODE = shutil.which("node") or shutil.which("nodejs")
 ASSETS = Path(__file__).resolve().parent.parent / "frapnet" / "net" / "web_assets"
@@ -271,3 +271,62 @@ def test_a_deal_whose_reveal_checks_is_said_in_the_terminals_words_as_a_success(
         assert "commitment opened" not in said and "обязательство" not in said
     css = (ASSETS / "app.css").read_text(encoding="utf-8")
     assert "#log li.ok { color: var(--go); }" in css
+
+
+# --- the newcomer's browser pass (2026-12-06): tricks, the turn-up, the match's end -------------------------
+
+def _playing():
+    """Deal 1 at trick 2: every seat stood pat (F15), seat 0 led and took the first trick (F19);
+    Olga (seat 0) has led the second, the others still to play."""
+    from test_tui_model import act, table as frap_table
+    st = frap_table()
+    for seat, verb in ((0, "frap"), (1, "whist"), (2, "whist"), (3, "whist")):
+        st = act(st, seat, verb)
+    while st.deal.phase != "play":
+        st = act(st, st.to_act[0], "buy", ())
+    from frapnet import engine
+    for _ in range(5):  # a whole trick, and the first card of the next
+        seat = st.to_act[0]
+        st, _e = engine.apply(st, seat, engine.legal_actions(st, seat)[0])
+    return st
+
+
+def test_the_trick_before_stays_readable_while_the_next_is_played_F19():
+    """Computer players lead again at once: the page showed a taken trick for under half a second
+    and the newcomer never saw who took it. Now the trick before has its own line, its winner
+    starred, while the next one is played."""
+    from frapnet import engine
+    st = _playing()
+    v = view(st, 1)
+    v.update(version=5)
+    got = page([{"msg": {"type": "welcome", "seat": 1, "token": "t0k", "table": "test table", "players": 4}},
+                {"msg": {"type": "view", "view": v}}, {"snap": "play"}])
+    shown = got["play"]
+    assert len(st.deal.trick) == 1 and len(st.deal.last_trick) == 4
+    winner = NAMES_4[st.deal.last_winner]
+    assert shown["lastTrick"].startswith("last trick: ") and f"{winner} " in shown["lastTrick"]
+    assert shown["lastTrick"].count("★") == 1 and shown["trick"].count("★") == 0
+    led = st.deal.trick[0]
+    assert shown["trick"].startswith(NAMES_4[led[0]])
+    assert engine.view(st, 1)["last_winner"] == st.deal.last_winner
+
+
+def test_the_match_end_counts_the_rematch_question_down_and_shows_the_standings():
+    """The rematch question said "Answer within 60 s" for a minute without counting, and no final
+    standings showed; a rematch then wiped the score sheet before anyone saw who won. Now the
+    seconds count down, the standings show under the question, and they stay in the log when the
+    next match begins."""
+    v = view(table(), 0)
+    v.update(version=9, to_act=[], actions=[], match_over=True, balances=[300, -500, 100, 100], pot=0,
+             sheet=[{"deal": 1, "after": [300, -500, 100, 100], "pot": 0}])
+    got = page([{"msg": {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}},
+                {"msg": {"type": "view", "view": v}},
+                {"msg": {"type": "rematch_offer", "seconds": 60, "waiting": [0]}}, {"snap": "asked"},
+                {"wait": 5}, {"snap": "later"}, {"msg": {"type": "rematch_start", "match": 2}}, {"snap": "next"}])
+    asked, later, nxt = got["asked"], got["later"], got["next"]
+    names = NAMES_4
+    board = f"Final standings: 1. {names[0]} +300, 2. {names[2]} +100, 2. {names[3]} +100, 4. {names[1]} −500"
+    assert "Answer within 60 s." in asked["turn"] and board in asked["turn"]
+    assert "Answer within 55 s." in later["turn"]
+    assert [x["text"] for x in nxt["log"] if x["kind"] == "status"][-2:] == [
+        board, "Match 2 begins with the same seats."]

@@ -17,7 +17,7 @@
 // Output (JSON on stdout): {NAME: {turn, turnClass, hand, handHidden, actions, message, status,
 // statusKind (the badge's data-status), seats: [{cls, text}], sheet: [{cls, cells}], log: [{kind,
 // text}], chatHidden, leaveHidden, sockets (how many the page opened), sent: [types of the messages
-// sent], sentMsgs: [the messages sent]}}.
+// sent], sentMsgs: [the messages sent], trick and lastTrick (the lines under the seat table)}}.
 "use strict";
 
 const fs = require("fs");
@@ -123,6 +123,7 @@ function snap() {
     sheet: element("sheet").tBodies[0].children.map((r) => ({ cls: r.className, cells: r.children.map(text) })),
     log: JSON.parse(JSON.stringify(global.frapnet.log)), chatHidden: element("chat-form").hidden,
     leaveHidden: element("leave-row").hidden, sockets: sockets.length, facts: text(element("facts")),
+    trick: text(element("trick")), lastTrick: text(element("last-trick-row")),
     sent: sockets.flatMap((s) => s.sent).map((m) => m.type),
     sentMsgs: JSON.parse(JSON.stringify(sockets.flatMap((s) => s.sent), (k, v) => typeof v === "bigint" ? v.toString() : v)),
   };

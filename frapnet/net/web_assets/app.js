@@ -186,17 +186,21 @@
       case "rematch_offer": {  // the match is over: play again with the same seats? (protocol.md "Rematch")
         const seat = S.welcome && isInt(S.welcome.seat) ? Number(S.welcome.seat) : null;
         const asked = seat !== null && Array.isArray(msg.waiting) && msg.waiting.map(Number).includes(seat);
-        S.rematch = { seconds: Math.round(Number(msg.seconds)) || 0, asked: asked, answer: null };
+        const seconds = Math.round(Number(msg.seconds)) || 0;
+        S.rematch = { seconds: seconds, until: Date.now() + seconds * 1000, asked: asked, answer: null };  // counted down
         render();
         break;
       }
-      case "rematch_start":  // a new match at the same seats: its deals count from 1 again
+      case "rematch_start": {  // a new match at the same seats: its deals count from 1 again
+        const board = S.view ? D.standings(S.view) : "";  // the match just played, kept in the log
+        if (board) addLog("status", board);
         S.rematch = null;
         S.sheet = [];
         save({ sheet: [] });
         addLog("status", t("Match {n} begins with the same seats.", { n: isInt(msg.match) ? String(msg.match) : "?" }));
         render();
         break;
+      }
       case "closing":
         S.rematch = null;
         S.message = "";
@@ -373,7 +377,7 @@
   }
   setInterval(() => {  // once a second, only the line that shows whose turn it is
     const v = S.view;
-    if (v && (v.to_act || []).some((s) => timeLeft(s) !== null) && !S.closed) renderTurn(v);
+    if (v && ((v.to_act || []).some((s) => timeLeft(s) !== null) || (S.rematch && S.rematch.answer === null)) && !S.closed) renderTurn(v);
   }, 1000);
   function answerRematch(accept) {
     if (!S.rematch) return;

@@ -183,6 +183,13 @@ window.FrapnetDraw = function (page) {
       h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true),
         showLast && isInt(v.last_winner) && Number(v.last_winner) === Number(p[0]) ? h("span", { class: "winner" }, "★") : null, " ")));
     el("trick-title").textContent = trick.length ? t(showLast ? "last trick" : "trick") + ":" : "";
+    // a trick taken is gone at once when its winner leads again (computer players do at once): the
+    // one before stays readable on its own line while the next is played
+    const before = !showLast && trickNow.length && Array.isArray(v.last_trick) ? v.last_trick : [];
+    el("last-trick-row").replaceChildren(...(before.length ? [h("span", null, t("last trick") + ": "),
+      ...before.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) => h("span", { class: "trick-play" },
+        name(Number(p[0])) + " ", cardEl(p[1], true),
+        isInt(v.last_winner) && Number(v.last_winner) === Number(p[0]) ? h("span", { class: "winner" }, "★") : null, " "))] : []));
   }
 
 
@@ -225,11 +232,13 @@ window.FrapnetDraw = function (page) {
       const extra = [...choosable].filter((c) => !cards.includes(c));
       const row = cards.map((c) => ({ c, extra: false })).concat(extra.map((c) => ({ c, extra: true })));
       row.forEach((x, i) => {
+        // a card an action names that is not in the hand: Frap's turn-up (F16, F17), said as such
+        if (x.extra && i === cards.length && x.c === v.turn_up) hand.append(h("span", { class: "dim extra" }, t("turn-up") + ":"));
         const ok = choosable.has(x.c);
         const sel = S.selected.includes(x.c);
         const cm = ui(v) && ui(v).card_marks && typeof ui(v).card_marks[x.c] === "string" ? ui(v).card_marks[x.c] : "";
         hand.append(h("button", {
-          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : " off") + (sel ? " selected" : "") + (x.extra && (i === cards.length) ? " extra" : ""),
+          type: "button", class: "card" + (cardRed(x.c) ? " red" : "") + (ok ? " choosable" : " off") + (sel ? " selected" : "") + (x.extra && i === cards.length && x.c !== v.turn_up ? " extra" : ""),
           "data-card": x.c, "aria-pressed": sel ? "true" : "false", "aria-disabled": ok ? null : "true",
           onclick: () => ok ? tapCard(x.c, g, toggling) : refuse(x.c),
         }, cardFace(x.c), cm ? h("sup", null, cm) : null));
@@ -297,17 +306,42 @@ window.FrapnetDraw = function (page) {
     else if (toAct.length) turn.textContent = t("Waiting for {who}", { who: timedNames(toAct) });
     else if (S.rematch && !S.closed) {
       const r = S.rematch;
+      const left = isFinite(r.until) ? Math.max(0, Math.ceil((r.until - Date.now()) / 1000)) : r.seconds;
       turn.textContent = !r.asked ? t("The match is over; the players are asked whether they play again.")
         : r.answer ? t("You will play again; waiting for the others to answer.")
-        : t("The match is over. Play again with the same seats? Answer within {n} s.", { n: r.seconds });
+        : t("The match is over. Play again with the same seats? Answer within {n} s.", { n: left });
       if (r.asked && r.answer === null) turn.className = "mine";
-    } else if (v.match_over || S.closed) turn.textContent = t("The match is over.");
+      const board = standings(v);
+      if (board) turn.append(h("br"), h("span", { class: "standings" }, board));
+    } else if (v.match_over || S.closed) {
+      turn.textContent = t("The match is over.");
+      const board = standings(v);
+      if (board) turn.append(h("br"), h("span", { class: "standings" }, board));
+    }
     else if (!isInt(v.deal_no) || Number(v.deal_no) === 0) {
       const taken = (v.connection || []).filter((c) => c && c !== "empty").length;
       turn.textContent = t("Waiting for players: {k} of {n} seats taken", { k: taken, n: amount(v.players) });
     } else turn.textContent = t("The next deal starts in a moment.");
   }
 
+  // the match's final standings, best first ("1. Olga +300, 2. Ivan −100, …"; ui.ledger.best "low":
+  // penalty points), equal totals sharing a place — as the terminal client says them; "" if none
+  function standings(v) {
+    const tot = S.sheet.length ? S.sheet[S.sheet.length - 1].balances : v.balances;
+    if (!Array.isArray(tot) || !tot.length || !tot.every(isInt)) return "";
+    const led = ui(v) && ui(v).ledger && typeof ui(v).ledger === "object" ? ui(v).ledger : {};
+    const low = led.best === "low", signed = typeof led.signed === "boolean" ? led.signed : v.ledger !== "points";
+    const order = tot.map((_x, i) => i).sort((a, b) => {
+      const x = BigInt(tot[a]), y = BigInt(tot[b]);
+      return x === y ? a - b : ((low ? x < y : x > y) ? -1 : 1);
+    });
+    let place = 0;
+    const parts = order.map((s, i) => {
+      if (i === 0 || BigInt(tot[s]) !== BigInt(tot[order[i - 1]])) place = i + 1;
+      return place + ". " + name(s) + " " + amount(tot[s], signed);
+    });
+    return t("Final standings:") + " " + parts.join(", ");
+  }
   function renderSheet(v) {
     const n = isInt(v.players) ? Number(v.players) : 0;
     const head = el("sheet").tHead, body = el("sheet").tBodies[0];
@@ -423,6 +457,6 @@ window.FrapnetDraw = function (page) {
   }
 
   return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderJoinTable, renderRules,
-    renderFacts, renderSeats, groups, timeLeft, renderTurn, renderMe, renderSheet, renderLog, renderClosed, unplayed, closedWhy,
+    renderFacts, renderSeats, groups, timeLeft, renderTurn, standings, renderMe, renderSheet, renderLog, renderClosed, unplayed, closedWhy,
     HOST_STOPPED };
 };

@@ -69,6 +69,7 @@
       "You will play again; waiting for the others to answer.": "Вы играете ещё раз; ждём ответа остальных.",
       "The match is over; the players are asked whether they play again.": "Партия окончена; игроков спрашивают, сыграют ли они ещё раз.",
       "Match {n} begins with the same seats.": "Партия {n} начинается тем же составом.",
+      "Final standings:": "Итог:",
     },
   };
   // the host writes its error messages in English (docs/protocol.md "error"): a Russian page says
