@@ -15,6 +15,11 @@ from test_net_host import Conn, make  # noqa: E402 - the StringTransport client 
 
 
 def _table(turn_time=30.0, chooser=None):
+    table, clock, conns, moves, _factory = _table_and_factory(turn_time, chooser)
+    return table, clock, conns, moves
+
+
+def _table_and_factory(turn_time=30.0, chooser=None):
     moves = []
 
     def choose(view, level, rng):  # the computer player handed in: the first legal action, noted
@@ -26,7 +31,7 @@ def _table(turn_time=30.0, chooser=None):
     conns = {0: a, 1: b}
     for c in conns.values():
         c.read()
-    return table, clock, conns, moves
+    return table, clock, conns, moves, factory
 
 
 def test_the_clock_plays_exactly_one_move_for_an_idle_seat_and_gives_it_back():
@@ -134,6 +139,36 @@ def test_no_clock_by_default_for_a_dropped_seat_or_a_taken_over_one():
     other = conns[1 - seat]
     other.read()
     assert other.view["deadlines"] == [None, None]
+
+
+def test_coming_back_from_a_dropped_connection_does_not_restart_the_turn_clock():
+    """A newcomer reloaded the web page with 91 s left and got a fresh 120 s: every reconnect bought
+    a whole new clock. Now a seat back for the same decision goes on with what it had left (the
+    clock stood still while it was away), and with at least BACK_AT_LEAST seconds to see the table
+    again; a new decision gets the whole turn_time as before."""
+    from frapnet.net.takeover import BACK_AT_LEAST
+    from test_net_host import Conn
+    for used, expect in ((12.0, 18.0), (28.0, BACK_AT_LEAST)):
+        table, clock, conns, moves, factory = _table_and_factory(30.0)
+        st = table.state
+        seat = st.to_act[0]
+        token = conns[seat].welcome["token"]
+        clock.advance(used)
+        conns[seat].tr.loseConnection()
+        assert table.seats[seat].status == "reconnecting"
+        clock.advance(60)  # away for a minute (under the grace): no clock runs for it meanwhile
+        assert moves == [] and table.state is st
+        back = Conn(factory)
+        back.hello("Olga" if seat == 0 else "Ivan", token=token)
+        back.read()
+        assert back.view["seat"] == seat and back.view["deadlines"][seat] == expect, back.view["deadlines"]
+        clock.advance(expect - 0.1)
+        assert moves == []
+        clock.advance(0.2)
+        assert moves and moves[0][0] == seat  # the clock's move, at the end of what was left
+        nxt = table.state.to_act[0]
+        if nxt != seat and table.seats[nxt].peer is not None:
+            assert conns[nxt].read() and conns[nxt].view["deadlines"][nxt] == 30.0  # a new decision: all of it
 
 
 def test_a_real_host_plays_for_a_player_who_never_acts_and_the_match_ends():

@@ -31,6 +31,11 @@ Chooser = Callable[[dict, str, random.Random], list]
 ``view["actions"][i]["action"]``) for the seat whose view it is."""
 
 
+BACK_AT_LEAST = 10.0
+"""Seconds a seat back from a dropped connection has at least, for the decision its turn clock
+was counting when it dropped (:meth:`Takeover.turn_clock`): time to see the table again."""
+
+
 def random_choice(view: dict, level: str, rng: random.Random) -> list:
     """A :data:`Chooser` that picks uniformly among the view's legal actions (any ``level``)."""
     return rng.choice([a["action"] for a in view["actions"]])
@@ -52,6 +57,7 @@ class Takeover:
         self.turn_time = turn_time or None
         self._calls: dict[int, Any] = {}  # seat -> its pending takeover move
         self._turns: dict[int, tuple] = {}  # seat -> (version its choices date from, call, deadline)
+        self._paused: dict[int, tuple] = {}  # a dropped seat -> (version its choices date from, seconds it had left)
 
     # --- grace ------------------------------------------------------------------------------
     def start_grace(self, s: Seat, seconds: float) -> None:
@@ -127,7 +133,10 @@ class Takeover:
         plays has its clock running — ``turn_time`` seconds from when its choices last changed
         (``Table.versions.since``: another seat looking at its cards does not restart it, as it does
         not make an action stale; nor does the seat's own look — F9, no decision — though it
-        changes the seat's choices: its clock keeps its end); every other clock is stopped."""
+        changes the seat's choices: its clock keeps its end); every other clock is stopped. A seat
+        whose connection drops keeps what it had left for that decision: back (a reload, a new
+        connection with its token) for the same decision, its clock goes on from there — at least
+        :data:`BACK_AT_LEAST` seconds — not from a fresh ``turn_time`` (a reload must not buy time)."""
         t = self.table
         want: dict[int, int] = {}
         if self.turn_time and not t.finished and t.state.phase == engine.DEAL:
@@ -141,6 +150,9 @@ class Takeover:
                 if call.active():
                     call.cancel()
                 del self._turns[seat]
+                s = t.seats[seat]
+                if seat not in want and s.peer is None and not t.finished and t.versions.since[seat] == since:
+                    self._paused[seat] = (since, max(0.0, deadline - self.clock.seconds()))  # dropped mid-decision
                 if seat in want and last is not None and last[0] == seat and last[1] == "look":
                     # its own look (F9) is no decision: the same decision, its clock keeps its end
                     left = max(0.0, deadline - self.clock.seconds())
@@ -148,8 +160,12 @@ class Takeover:
                                          deadline)
         for seat, since in want.items():
             if seat not in self._turns:
-                call = self.clock.callLater(self.turn_time, self._turn_over, seat, since)
-                self._turns[seat] = (since, call, self.clock.seconds() + self.turn_time)
+                paused = self._paused.pop(seat, None)
+                left = self.turn_time
+                if paused is not None and paused[0] == since:  # back for the same decision
+                    left = min(self.turn_time, max(paused[1], BACK_AT_LEAST))
+                call = self.clock.callLater(left, self._turn_over, seat, since)
+                self._turns[seat] = (since, call, self.clock.seconds() + left)
 
     def deadlines(self) -> list:
         """Per seat 0…n−1, the seconds it has left to act (rounded to 0.1; the view's
