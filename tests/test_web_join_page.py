@@ -76,8 +76,10 @@ def test_issue10_the_join_page_names_the_table_and_game_as_text_issue9_names_as_
         d.find_element(By.ID, "join-play").click()
         wait(lambda: state(d)["view"] is not None, 20, "the first view")
         assert state(d)["view"]["names"][0] == "<b>Ольга</b> X"
-        cell = d.find_element(By.CSS_SELECTOR, "#seats td.name")
-        assert cell.text.startswith("<b>Ольга</b> X (вы)"), cell.text
+        # read in one script: the seat table is drawn anew with every view (a computer player's move
+        # between finding the cell and reading it left a stale element)
+        name_cell = d.execute_script("return document.querySelector('#seats td.name').textContent")
+        assert name_cell.startswith("<b>Ольга</b> X (вы)"), name_cell
         assert d.execute_script("return document.querySelectorAll('#seats b').length") == 0
         assert d.find_element(By.ID, "table-name").text == NAME
         d.save_screenshot(str(shots_dir() / "web-join-table-seated.png"))
