@@ -88,8 +88,10 @@ def test_switching_language_mid_deal_keeps_the_connection(browser):
 
 
 def test_the_score_sheet_keeps_its_rows_and_shows_the_final_balances_when_the_host_stops(browser, tmp_path):
-    """`frapnet host` stopped (SIGTERM) in deal 2: the row after deal 1 stays, and the host's result
-    is the "final" row — the sheet used to show only its header. The log says the host stopped once."""
+    """`frapnet host` stopped (SIGTERM) in deal 2: the row after deal 1 stays, and the balances as
+    the host stopped are the last row — the sheet used to show only its header. The host resumes
+    the match (its journal), so that row is "last seen", not "final" (a newcomer read "final" and
+    the "Result:" line as the match's end). The log says the host stopped once."""
     host = Host("--players", "3", "--bots", "2", "--level", "random", "--seed", "4", "--bot-delay", "0",
                 "--pause", "0.2", "--db", str(tmp_path / "j.sqlite3"))
     d = browser()
@@ -107,7 +109,8 @@ def test_the_score_sheet_keeps_its_rows_and_shows_the_final_balances_when_the_ho
             n = int(n)
             return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
         assert rows[0][:2] == ["", "after deal 1"] and len(rows) == 2
-        assert rows[-1] == ["final", "final", *[sign(b) for b in res["balances"]], str(res["pot"])]
+        assert rows[-1] == ["now", "last seen", *[sign(b) for b in res["balances"]], str(res["pot"])]
+        assert not d.find_elements("css selector", "#result")  # no "Result:": the match goes on
         log = [x["text"] for x in state(d)["log"] if x["kind"] == "status"]
         assert log[-1].startswith("The host stopped; the match is not over.") and "host stopping" not in " ".join(log)
         d.save_screenshot(str(shots_dir() / "web-host-stopped.png"))

@@ -92,7 +92,10 @@ def test_a_page_whose_host_stopped_shows_the_result_and_no_move():
     assert closed["status"] == "connection lost — reconnecting…"  # not "table closed": the match goes on
     # the top bar keeps the deal's facts but not its phase: "bidding" would stay there for good
     assert "bidding" in got["open"]["facts"] and "bidding" not in closed["facts"] and "pot" in closed["facts"]
-    assert closed["actions"] == [] and closed["handHidden"] and "Result: Olga −100" in closed["actionsText"]
+    # no "Result:" line and no "final" row: the match is not over, the host resumes it (a newcomer
+    # read them as the match's end); the sheet's last row is the balances as last seen
+    assert closed["actions"] == [] and closed["handHidden"] and "Result" not in closed["actionsText"]
+    assert [r["cells"][0] for r in closed["sheet"]] == ["last seen"]
     assert no_turn(closed) and "disconnected" in closed["seats"][0]["text"] and "turn clock" not in closed["turn"]
 
 
@@ -216,14 +219,15 @@ def test_the_host_stopping_is_said_once_and_the_score_sheet_keeps_its_rows_and_s
         assert not any("host stopping" in x["text"] for x in closed["log"])
         assert [(r["cls"], r["cells"]) for r in closed["sheet"]] == [
             ("", ["after deal 1", "+200", "−200", "0", "0", "0"]),
-            ("final", ["final", "+100", "−300", "−100", "−100", "400"])]
+            ("final", ["final", "+100", "−300", "−100", "−100", "400"]) if not resumable else
+            ("now", ["last seen", "+100", "−300", "−100", "−100", "400"])]  # resumed: no final yet
         assert closed["status"] == badge and closed["chatHidden"]
 
 
 def test_the_score_sheet_shows_the_final_balances_when_the_table_closes_in_its_first_deal():
     """Closed in deal 1 (Ctrl-C of frapnet play --web): the sheet had only its "now" row; it now
     shows the final row, not just its header."""
-    closing = {"type": "closing", "reason": "host stopping", "resumable": True,
+    closing = {"type": "closing", "reason": "host stopping", "resumable": False,  # frapnet play: no journal
                "result": {"balances": [-100, -100, -100, -100], "pot": 400, "deals": 1, "unfinished": True}}
     got = page(my_turn_with_a_clock() + [{"msg": closing}, {"snap": "closed"}])
     assert [r["cells"] for r in got["closed"]["sheet"]] == [["final", "−100", "−100", "−100", "−100", "400"]]
@@ -330,3 +334,24 @@ def test_the_match_end_counts_the_rematch_question_down_and_shows_the_standings(
     assert "Answer within 55 s." in later["turn"]
     assert [x["text"] for x in nxt["log"] if x["kind"] == "status"][-2:] == [
         board, "Match 2 begins with the same seats."]
+
+
+def test_back_from_a_lost_connection_the_page_forgets_the_offline_message_and_hides_leave_and_chat_meanwhile():
+    """A newcomer tapped a card while the host was down ("The connection is lost…", right), and once
+    the page was back — "connected", "Your turn", the moves — the red line still said the connection
+    was lost. And "Leave the table" and the chat were offered while nothing could reach the host
+    (the leave dropped the seat's token here and never reached the host, which held the seat)."""
+    from test_tui_model import act
+    st = act(table(), 0, "look")
+    v = view(st, 0)
+    v.update(version=2, deadlines=[20.0, None, None, None])
+    welcome = {"type": "welcome", "seat": 0, "token": "t0k", "table": "test table", "players": 4}
+    got = page([{"msg": welcome}, {"msg": {"type": "view", "view": v}}, {"snap": "live"},
+                {"close": True}, {"wait": 1}, {"click": "hand"}, {"snap": "down"},
+                {"wait": 3}, {"open": True}, {"msg": welcome}, {"msg": {"type": "view", "view": v}}, {"snap": "back"}])
+    live, down, back = got["live"], got["down"], got["back"]
+    assert st.to_act[0] == 0 and not live["leaveHidden"] and not live["chatHidden"]
+    assert down["message"] == OFFLINE and down["leaveHidden"] and down["chatHidden"]
+    assert down["sent"].count("act") == 0 and down["sent"].count("leave") == 0
+    assert back["message"] == "" and back["status"] == "connected" and back["turn"].startswith("Your turn")
+    assert not back["leaveHidden"] and not back["chatHidden"]

@@ -159,6 +159,7 @@
           save({ token: msg.token, name: S.want.name });
         } else if (!S.joinedOnce || S.want.spectate) { S.sheet = []; }
         S.joinedOnce = S.live = true;
+        S.message = "";  // "The connection is lost…" said while it was down: no longer true
         setStatus("connected");
         show("game");
         tellLang();  // switched while the hello was on its way
@@ -372,7 +373,7 @@
       D.renderSheet(v);
     }
     D.renderRules(v || {});
-    el("chat-form").hidden = !!(S.closed || S.leaving);  // nobody to talk to from here any more
+    el("chat-form").hidden = !!(S.closed || S.leaving || D.offline());  // nobody to talk to from here (now)
     if (S.closed) D.renderClosed();
   }
   setInterval(() => {  // once a second, only the line that shows whose turn it is

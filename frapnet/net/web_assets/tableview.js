@@ -211,7 +211,7 @@ window.FrapnetDraw = function (page) {
   function renderMe(v) {
     const me = isInt(v.seat);
     el("me").hidden = false;
-    el("leave-row").hidden = !me || !!S.closed || !!S.leaving;
+    el("leave-row").hidden = !me || !!S.closed || !!S.leaving || offline();  // (a leave could not reach the host)
     renderTurn(v);
     el("message").textContent = S.message;
     if (S.closed) return;  // renderTurn drew the closed table (renderClosed): no hand to play, no moves
@@ -221,6 +221,7 @@ window.FrapnetDraw = function (page) {
     if (!me) { hand.hidden = true; acts.hidden = true; return; }
     hand.hidden = false;
     acts.hidden = false;
+    if (offline()) S.selected = [];
     const g = offline() ? { simple: [], card: [], cards: [] } : groups(v);  // nothing can be sent now
     const toggling = g.cards.length > 0;
     const choosable = new Set([...g.card.map((x) => x.card), ...g.cards.flatMap((x) => x.set)]);
@@ -243,6 +244,7 @@ window.FrapnetDraw = function (page) {
           onclick: () => ok ? tapCard(x.c, g, toggling) : refuse(x.c),
         }, cardFace(x.c), cm ? h("sup", null, cm) : null));
       });
+      if (!row.length) hand.hidden = true;  // no cards (the match is over): no empty row above the moves
     }
     // what the selection allows, in the host's words
     const sel = S.selected.slice().sort();
@@ -373,6 +375,7 @@ window.FrapnetDraw = function (page) {
   }
   // the balances (or points) of the host's closing result, once the table closed; else null
   function finalBalances() {
+    if (S.closed && S.closed.resumable === true && !S.closed.lost) return null;  // the host resumes the match: no final
     const r = ended() && S.closed.result && typeof S.closed.result === "object" ? S.closed.result : null;
     const b = r && (Array.isArray(r.balances) ? r.balances : r.points);
     return Array.isArray(b) && b.length && b.every(isInt) ? b : null;
@@ -457,6 +460,6 @@ window.FrapnetDraw = function (page) {
   }
 
   return { el, h, isCard, cardFace, cardRed, handOrder, cardEl, ui, uiList, name, renderJoinTable, renderRules,
-    renderFacts, renderSeats, groups, timeLeft, renderTurn, standings, renderMe, renderSheet, renderLog, renderClosed, unplayed, closedWhy,
+    renderFacts, renderSeats, groups, timeLeft, renderTurn, standings, offline, renderMe, renderSheet, renderLog, renderClosed, unplayed, closedWhy,
     HOST_STOPPED };
 };
