@@ -251,7 +251,8 @@ window.FrapnetDraw = function (page) {
     for (const x of g.cards) {
       if (sameSet(x.set, sel)) acts.append(actionButton(x, "go"));
     }
-    if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel))) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
+    const oneCard = S.selected.length === 1 && g.card.some((x) => x.card === S.selected[0]);  // e.g. F16's take_trump
+    if (g.cards.length && !g.cards.some((x) => sameSet(x.set, sel)) && !oneCard) acts.append(h("button", { type: "button", disabled: "disabled", class: "hint" }, t("Choose cards")));
     if (S.selected.length === 1) for (const x of g.card) if (x.card === S.selected[0]) acts.append(actionButton(x, "go"));
     if (g.card.length && !S.selected.length && !toggling) acts.append(h("span", { class: "dim hint" }, t("Tap a card, then the action.")));
     if (toggling && !S.selected.length) acts.append(h("span", { class: "dim hint" }, t("Tap the cards you choose, then the action that appears.")));
