@@ -596,15 +596,15 @@ def test_F27_joining_player_is_shown_every_option_and_house_rule():
     s.set_view(v)
     text = [t for k, t in s.log if k == "rules"]
     assert text[0].startswith("Goal: Take tricks")
-    assert text[-2] == ("Table rules — Frap: deck auto, ante 200, cut-in off, graded remise on, "
-                        "revoke refused")
+    assert text[-2] == ("Table rules — Frap: deck 32 cards (for 4 players), ante 200, cut-in off, graded remise on, "
+                        "revoke refused")  # F2: "auto" said as the pack it gives (a newcomer read "deck: auto" as jargon)
     assert text[-1].startswith("House rules: five_card_frap, evil") and "\x1b" not in text[-1]
     s.set_view(v)
     assert len(s.log) == len(text)
     ru = Screen(i18n.translation("ru").gettext, "ru")
     ru.set_view(view(st, 0, "ru"))
     assert [t for _, t in ru.log][-2:] == [
-        "Правила стола — Фрап: колода авто, взнос 200, подрезка нет, ремиз по ступеням да, ренонс не принимается",
+        "Правила стола — Фрап: колода 32 (по числу игроков), взнос 200, подрезка нет, ремиз по ступеням да, ренонс не принимается",
         "Домашние правила: нет"]
 
 

@@ -23,7 +23,7 @@ from frapnet.errors import RuleError
 from frapnet.hookspecs import hookimpl
 from frapnet.engine.state import DealBase
 from frapnet.games.frap_base import (BID, BUY, CUT, CUT_DISCARD, DONE, PHASE_RULE, PLAY, WHIST,  # noqa: F401 (re-exported)
-                                     _PHASE_EN, _collect, _follow_cards, _sym)
+                                     _PHASE_EN, _collect, _follow_cards, _sym, deck_size)
 from frapnet.games.frap_bidding import _bid, _buy, _cut, _cut_discard, _take_trump, _whist
 from frapnet.games.frap_score import (contract_remise, frapnet_deal_report, frapnet_deal_stats,  # noqa: F401 (re-exported)
                                       frapnet_match_report, frapnet_settle, revoke_remise, trick_money)
@@ -65,13 +65,6 @@ SPEC = GameSpec(
     verbs=VERBS, dealer_rule="F7", match_rule=None, ledger="chips",
     summary="Four tricks; frap promises two, whist one; each trick takes a quarter of the pot.",
 )
-
-
-def deck_size(players: int, option) -> int:
-    """F2: the pack size for ``players`` under the ``deck`` option (``"auto"`` or 32/36/52)."""
-    if option == "auto":
-        return 32 if players <= 4 else 36 if players <= 6 else 52
-    return option
 
 
 class FrapDeal(DealBase):

@@ -14,6 +14,13 @@ _PHASE_EN = {BID: "bidding", WHIST: "whist round", BUY: "buying", CUT: "cut-in",
 """Each phase's name in English, for error messages (and the English view)."""
 
 
+def deck_size(players: int, option) -> int:
+    """F2: the pack size for ``players`` under the ``deck`` option (``"auto"`` or 32/36/52)."""
+    if option == "auto":
+        return 32 if players <= 4 else 36 if players <= 6 else 52
+    return option
+
+
 def _follow_cards(d, hand):
     """F20: cards of the led suit; else trumps; else any card."""
     if not d.trick:

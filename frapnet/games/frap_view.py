@@ -7,7 +7,7 @@ its own hand once it has looked (F9), everyone's public facts, never another sea
 from __future__ import annotations
 
 from frapnet.cards import card_key, card_text, hand_order, SUIT_SYMBOLS
-from frapnet.games.frap_base import BID, BUY, CUT, CUT_DISCARD, DONE, PLAY, WHIST, _PHASE_EN, _follow_cards
+from frapnet.games.frap_base import BID, BUY, CUT, CUT_DISCARD, DONE, PLAY, WHIST, _PHASE_EN, _follow_cards, deck_size
 from frapnet.hookspecs import hookimpl
 
 # --- views and labels -------------------------------------------------------------------------
@@ -188,6 +188,7 @@ _UI = {
         "options": {"deck": "deck", "ante": "ante", "cut_in": "cut-in", "graded_remise": "graded remise",
                     "revoke": "revoke"},
         "values": {True: "on", False: "off", "auto": "auto", "refuse": "refused", "penalize": "penalised"},
+        "deck_auto": "{n} cards (for {players} players)",
     },
     "ru": {
         "title": "Фрап",
@@ -208,6 +209,7 @@ _UI = {
         "options": {"deck": "колода", "ante": "взнос", "cut_in": "подрезка", "graded_remise": "ремиз по ступеням",
                     "revoke": "ренонс"},
         "values": {True: "да", False: "нет", "auto": "авто", "refuse": "не принимается", "penalize": "штраф"},
+        "deck_auto": "{n} (по числу игроков)",
     },
 }
 UI_KEYS = {"look": "l", "pass": "p", "frap": "f", "blind_frap": "b", "whist": "w", "cut_in": "c",
@@ -255,11 +257,18 @@ def report_columns(report, lang):
     return {"columns": cols, "notes": notes}
 
 
-def _option_words(options, lang):
-    """The table's options in words (F27), as frapnet_view_ui's ``options``."""
+def _option_words(options, lang, players: int):
+    """The table's options in words (F27), as frapnet_view_ui's ``options``; ``deck: auto`` as the
+    pack it gives these ``players`` (F2: "32 cards (for 4 players)")."""
     t = _UI.get(lang, _UI["en"])
-    return [[t["options"].get(k, k.replace("_", " ")), t["values"].get(v, str(v))
-             if isinstance(v, (bool, str)) else str(v)] for k, v in options.items()]
+    out = []
+    for k, v in options.items():
+        if k == "deck" and v == "auto":
+            out.append([t["options"]["deck"], t["deck_auto"].format(n=deck_size(players, v), players=players)])
+            continue
+        out.append([t["options"].get(k, k.replace("_", " ")), t["values"].get(v, str(v))
+                    if isinstance(v, (bool, str)) else str(v)])
+    return out
 
 
 _REMEMBERED: dict = {}
@@ -294,7 +303,8 @@ def frapnet_view_ui(state, seat, lang):
         "title": t["title"], "goal": t["goal"], "keys": UI_KEYS,
         # the cut-in explained only where it is played (F17; option cut_in)
         "special_cards": t["special"] if state.options.get("cut_in", True) else t["special_no_cut"],
-        "columns": t["columns"], "options": _remembered("options", state.options, lang, _option_words),
+        "columns": t["columns"], "options": _remembered("options", state.options, lang,
+                                  lambda options, lang: _option_words(options, lang, state.players)),
     }
     if d is not None:
         out["cells"] = _remembered("cells", tuple(d.declared), lang, _bid_cells, equal=True)
