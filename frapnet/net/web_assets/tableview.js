@@ -179,17 +179,19 @@ window.FrapnetDraw = function (page) {
     }
     const tr = el("trick");
     // the same trick on one line (on a phone, app.css, the table's trick column gives way to it)
-    tr.replaceChildren(...trick.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) =>
-      h("span", { class: "trick-play" }, name(Number(p[0])) + " ", cardEl(p[1], true),
-        showLast && isInt(v.last_winner) && Number(v.last_winner) === Number(p[0]) ? h("span", { class: "winner" }, "★") : null, " ")));
+    tr.replaceChildren(...trickPlays(trick, showLast ? v.last_winner : null));
     el("trick-title").textContent = trick.length ? t(showLast ? "last trick" : "trick") + ":" : "";
     // a trick taken is gone at once when its winner leads again (computer players do at once): the
     // one before stays readable on its own line while the next is played
     const before = !showLast && trickNow.length && Array.isArray(v.last_trick) ? v.last_trick : [];
     el("last-trick-row").replaceChildren(...(before.length ? [h("span", null, t("last trick") + ": "),
-      ...before.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) => h("span", { class: "trick-play" },
-        name(Number(p[0])) + " ", cardEl(p[1], true),
-        isInt(v.last_winner) && Number(v.last_winner) === Number(p[0]) ? h("span", { class: "winner" }, "★") : null, " "))] : []));
+      ...trickPlays(before, v.last_winner)] : []));
+  }
+  // a trick's plays on one line, each "Name card" kept together, ★ after the seat ``winner`` (if any)
+  function trickPlays(trick, winner) {
+    return trick.filter((p) => Array.isArray(p) && isCard(p[1])).map((p) => h("span", { class: "trick-play" },
+      name(Number(p[0])) + " ", cardEl(p[1], true),
+      isInt(winner) && Number(winner) === Number(p[0]) ? h("span", { class: "winner" }, "★") : null, " "));
   }
 
 
@@ -314,17 +316,13 @@ window.FrapnetDraw = function (page) {
         : r.answer ? t("You will play again; waiting for the others to answer.")
         : t("The match is over. Play again with the same seats? Answer within {n} s.", { n: left });
       if (r.asked && r.answer === null) turn.className = "mine";
-      const board = standings(v);
-      if (board) turn.append(h("br"), h("span", { class: "standings" }, board));
-    } else if (v.match_over || S.closed) {
-      turn.textContent = t("The match is over.");
-      const board = standings(v);
-      if (board) turn.append(h("br"), h("span", { class: "standings" }, board));
-    }
+    } else if (v.match_over || S.closed) turn.textContent = t("The match is over.");
     else if (!isInt(v.deal_no) || Number(v.deal_no) === 0) {
       const taken = (v.connection || []).filter((c) => c && c !== "empty").length;
       turn.textContent = t("Waiting for players: {k} of {n} seats taken", { k: taken, n: amount(v.players) });
     } else turn.textContent = t("The next deal starts in a moment.");
+    const board = me && !offline() && !toAct.length && ((S.rematch && !S.closed) || v.match_over) ? standings(v) : "";
+    if (board) turn.append(h("br"), h("span", { class: "standings" }, board));  // the match's end: who won
   }
 
   // the match's final standings, best first ("1. Olga +300, 2. Ivan −100, …"; ui.ledger.best "low":
